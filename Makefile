@@ -1,0 +1,72 @@
+# The two front doors: `make demo` serves the demo on 127.0.0.1, `make test`
+# runs every test (installing Chromium and wasmbrowsertest when missing).
+GO       ?= go
+GOROOT   := $(shell $(GO) env GOROOT)
+WASM_EXEC := $(GOROOT)/lib/wasm/wasm_exec.js
+CACHE    := $(CURDIR)/.cache
+BIN      := $(CACHE)/bin
+ADDR     ?= 127.0.0.1:8080
+FUZZTIME ?= 5s
+GO_SOURCES := $(shell find wasm -name '*.go' -not -name '*_test.go') go.mod
+
+.PHONY: build demo test test-deps test-host test-wasm test-browser lint fuzz size clean
+
+build: dist/modelcontext.wasm dist/modelcontext.js
+
+dist/modelcontext.wasm: $(GO_SOURCES)
+	@mkdir -p dist
+	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags='-s -w' -o $@ ./wasm/cmd/modelcontext
+
+# The loader with Go's own wasm_exec.js (from the Go that built the .wasm)
+# folded in at its @include line: one script tag for the page.
+dist/modelcontext.js: js/loader.js $(WASM_EXEC)
+	@mkdir -p dist
+	awk -v glue="$(WASM_EXEC)" '/^ *\/\/ @include wasm_exec.js$$/ { while ((getline line < glue) > 0) print line; next } { print }' js/loader.js > $@.tmp
+	@grep -q 'globalThis.Go = class' $@.tmp || { echo "wasm_exec.js was not folded into the loader"; exit 1; }
+	mv $@.tmp $@
+
+demo: build
+	$(GO) run ./wasm/cmd/serve -addr $(ADDR) -demo demo -dist dist
+
+size: build
+	@$(GO) run ./wasm/cmd/size dist/modelcontext.wasm dist/modelcontext.js
+
+# test-deps installs what the tests need on a fresh machine: Chromium from
+# Debian's packages, and wasmbrowsertest at the version go.mod pins, behind a
+# `chromium` wrapper that keeps the browser off the network.
+test-deps: $(BIN)/go_js_wasm_exec $(BIN)/chromium
+
+$(BIN)/go_js_wasm_exec: go.mod go.sum
+	@mkdir -p $(BIN)
+	$(GO) build -o $@ github.com/agnivade/wasmbrowsertest
+
+$(BIN)/chromium: testdata/chromium-wrapper.sh
+	@mkdir -p $(BIN)
+	@if ! command -v chromium >/dev/null 2>&1 && [ ! -x /usr/bin/chromium ]; then \
+		echo "installing Chromium from Debian's packages"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
+	fi
+	cp testdata/chromium-wrapper.sh $@ && chmod +x $@
+
+lint:
+	@out=$$(gofmt -l wasm); if [ -n "$$out" ]; then echo "gofmt would change: $$out"; exit 1; fi
+	$(GO) vet ./...
+	GOOS=js GOARCH=wasm $(GO) vet ./...
+
+test-host:
+	$(GO) test -race -count=1 ./wasm/registry/...
+	$(GO) test -run '^$$' -fuzz FuzzDecodeDescriptor -fuzztime $(FUZZTIME) ./wasm/registry
+
+test-wasm: test-deps
+	PATH="$(BIN):$$PATH" GOOS=js GOARCH=wasm $(GO) test -count=1 -exec="$(BIN)/go_js_wasm_exec" ./wasm/bridge/...
+
+test-browser: build test-deps
+	CHROMIUM="$(BIN)/chromium" $(GO) test -count=1 ./wasm/e2e/... ./wasm/cmd/...
+
+test: lint test-host test-wasm test-browser
+
+fuzz:
+	$(GO) test -run '^$$' -fuzz FuzzDecodeDescriptor -fuzztime 2m ./wasm/registry
+
+clean:
+	rm -rf dist $(CACHE)

@@ -1,0 +1,644 @@
+// modelcontext: live resources on document.modelContext, backed by Go/WebAssembly.
+//
+// This loader is the only JavaScript of the module. It installs the page API
+// synchronously, queues calls until the Go runtime is ready, and gives Go the
+// few things only JavaScript can do: call the page's functions, hold its
+// values, compute comparison keys and fire events. Every decision (validation,
+// ordering, de-duplication, subscriptions) is made in Go (wasm/registry).
+//
+// `make build` folds Go's wasm_exec.js into this file at the @include line, so
+// that a page needs one script tag. Go calls the loader through `host` below;
+// the loader calls Go through the module's exports (wasm/bridge/exports.go),
+// passing only numbers: strings travel as UTF-8 in a buffer of Go's memory,
+// values stay in `vals` and are named by index.
+(() => {
+  "use strict";
+
+  const INSTALLED = Symbol.for("modelcontext.resources");
+  const existing = document.modelContext;
+  if (existing && existing[INSTALLED]) return; // loaded twice: the first copy serves
+
+  // Go's wasm_exec.js defines globalThis.Go and, where they are missing, the
+  // globals fs, process and path that the Go runtime reads at start-up. The
+  // loader restores the page's globals once Go has started; `fs` stays
+  // reachable to wasm_exec.js through this binding.
+  let fs;
+  const ownGlobals = ["fs", "process", "path"].filter((k) => !(k in globalThis));
+  const hadGo = "Go" in globalThis, previousGo = globalThis.Go;
+  // @include wasm_exec.js
+  const Go = globalThis.Go;
+  fs = globalThis.fs;
+  if (hadGo) globalThis.Go = previousGo;
+  else delete globalThis.Go;
+  function restoreGlobals() {
+    for (const k of ownGlobals.splice(0)) delete globalThis[k];
+  }
+
+  const script = document.currentScript;
+  const debugAttr = !!script && script.hasAttribute("data-debug");
+  const wasmURL = (() => {
+    const base = (script && script.src) || scriptURLFromStack() || document.baseURI;
+    const attr = script && script.getAttribute("data-wasm");
+    return attr ? new URL(attr, document.baseURI).href : new URL("modelcontext.wasm", base).href;
+  })();
+
+  function scriptURLFromStack() {
+    const m = /(https?:\/\/[^\s()]+?\.m?js)(?::\d+)*\)?\s*$/m.exec(new Error().stack || "");
+    return m ? m[1] : "";
+  }
+
+  // ---- The object the API lives on ----------------------------------------
+
+  let mc = existing;
+  if (mc === null || (typeof mc !== "object" && typeof mc !== "function")) {
+    mc = new EventTarget();
+    Object.defineProperty(document, "modelContext", { value: mc, configurable: true, enumerable: true });
+  }
+  let events = mc;
+  if (typeof mc.dispatchEvent !== "function" || typeof mc.addEventListener !== "function") {
+    events = new EventTarget();
+    for (const k of ["addEventListener", "removeEventListener", "dispatchEvent"]) {
+      define(k, events[k].bind(events));
+    }
+  }
+
+  function define(name, value) {
+    Object.defineProperty(mc, name, { value, configurable: true, writable: true, enumerable: false });
+  }
+
+  // ---- State --------------------------------------------------------------
+
+  const LOADING = 0, READY = 1, FAILED = 2;
+  let state = LOADING;
+  let failure = null; // the Error that `ready` rejected with
+  let ex = null; // the module's exports
+  let lastError = ""; // message of the error Go asked the loader to throw
+
+  const regs = new Map(); // registration ID → record, see host.bind
+  const handlers = new Map(); // subscription ID → subscribeResource handler
+  const vals = [undefined]; // value handles → page values (0 is no value)
+  const freeVals = [];
+  let pending = null; // the snapshot being registered, taken by host.bind
+
+  function hold(v) {
+    const h = freeVals.length ? freeVals.pop() : vals.length;
+    vals[h] = v;
+    return h;
+  }
+
+  // ---- Reading and encoding descriptors -----------------------------------
+
+  // Kinds, as in wasm/registry/descriptor.go.
+  const K_UNDEFINED = 0, K_NULL = 1, K_STRING = 2, K_NUMBER = 3, K_BOOLEAN = 4, K_FUNCTION = 5,
+    K_OBJECT = 6, K_ARRAY = 7, K_SYMBOL = 8, K_BIGINT = 9;
+  const KIND_NAMES = ["undefined", "null", "string", "number", "boolean", "function", "object", "array", "symbol", "bigint"];
+
+  function kindOf(v) {
+    switch (typeof v) {
+      case "undefined": return K_UNDEFINED;
+      case "string": return K_STRING;
+      case "number": return K_NUMBER;
+      case "boolean": return K_BOOLEAN;
+      case "function": return K_FUNCTION;
+      case "symbol": return K_SYMBOL;
+      case "bigint": return K_BIGINT;
+    }
+    if (v === null) return K_NULL;
+    try {
+      return Array.isArray(v) ? K_ARRAY : K_OBJECT;
+    } catch {
+      return K_OBJECT; // a revoked Proxy
+    }
+  }
+
+  // snapshot reads every field of a descriptor exactly once.
+  function snapshot(desc) {
+    const s = { kind: kindOf(desc), desc };
+    if (s.kind !== K_OBJECT) return s;
+    for (const k of ["uri", "name", "title", "description", "mimeType", "get", "subscribe", "annotations", "uriTemplate"]) {
+      s[k] = read(desc, k, k);
+    }
+    if (kindOf(s.annotations) === K_OBJECT) {
+      const a = s.annotations;
+      s.audience = read(a, "audience", "annotations.audience");
+      s.priority = read(a, "priority", "annotations.priority");
+      s.lastModified = read(a, "lastModified", "annotations.lastModified");
+      if (kindOf(s.audience) === K_ARRAY) {
+        try {
+          s.audience = Array.prototype.slice.call(s.audience);
+        } catch (e) {
+          throw new TypeError(`modelcontext: registerResource: reading "annotations.audience" threw: ${describe(e)}`);
+        }
+      }
+    }
+    return s;
+  }
+
+  function read(o, key, label) {
+    try {
+      return o[key];
+    } catch (e) {
+      throw new TypeError(`modelcontext: registerResource: reading "${label}" threw: ${describe(e)}`);
+    }
+  }
+
+  function describe(e) {
+    try {
+      return e instanceof Error ? e.message : String(e);
+    } catch {
+      return "an unprintable value";
+    }
+  }
+
+  const encoder = new TextEncoder();
+  let scratch = new Uint8Array(512);
+  let scratchView = new DataView(scratch.buffer);
+  let pos = 0;
+
+  function room(n) {
+    if (pos + n <= scratch.length) return;
+    const bigger = new Uint8Array(Math.max(pos + n, scratch.length * 2));
+    bigger.set(scratch.subarray(0, pos));
+    scratch = bigger;
+    scratchView = new DataView(scratch.buffer);
+  }
+
+  // put writes one field in the format DecodeDescriptor reads.
+  function put(v, depth) {
+    const k = kindOf(v);
+    room(1);
+    scratch[pos++] = k;
+    if (k === K_STRING) {
+      room(4 + v.length * 3);
+      const n = encoder.encodeInto(v, scratch.subarray(pos + 4)).written;
+      scratchView.setUint32(pos, n, true);
+      pos += 4 + n;
+    } else if (k === K_NUMBER) {
+      room(8);
+      scratchView.setFloat64(pos, v, true);
+      pos += 8;
+    } else if (k === K_ARRAY) {
+      const n = depth > 0 ? 0 : v.length;
+      room(4);
+      scratchView.setUint32(pos, n, true);
+      pos += 4;
+      for (let i = 0; i < n; i++) put(v[i], depth + 1);
+    }
+  }
+
+  // encode writes the snapshot into Go's buffer and returns its length.
+  function encode(s) {
+    pos = 0;
+    room(1);
+    scratch[pos++] = s.kind;
+    for (const k of ["uri", "name", "title", "description", "mimeType", "get", "subscribe", "annotations", "audience", "priority", "lastModified", "uriTemplate"]) {
+      put(s[k], 0);
+    }
+    const p = ex.mc_buffer(pos);
+    new Uint8Array(ex.mem.buffer, p, pos).set(scratch.subarray(0, pos));
+    return pos;
+  }
+
+  // putString writes s into Go's buffer as UTF-8 and returns its length.
+  let bufPtr = 0, bufView = null;
+  function putString(s) {
+    const max = s.length * 3;
+    const p = ex.mc_buffer(max);
+    if (p !== bufPtr || bufView.buffer !== ex.mem.buffer || bufView.length < max) {
+      bufPtr = p;
+      bufView = new Uint8Array(ex.mem.buffer, p, Math.max(max, 256));
+    }
+    return encoder.encodeInto(s, bufView).written;
+  }
+
+  // publicInfo is the descriptor getResources returns.
+  function publicInfo(s) {
+    const info = { uri: s.uri, name: s.name };
+    if (s.title !== undefined) info.title = s.title;
+    if (s.description !== undefined) info.description = s.description;
+    info.mimeType = s.mimeType === undefined ? "application/json" : s.mimeType;
+    if (s.annotations !== undefined) {
+      const a = {};
+      if (s.audience !== undefined) a.audience = s.audience.slice();
+      if (s.priority !== undefined) a.priority = s.priority;
+      if (s.lastModified !== undefined) a.lastModified = s.lastModified;
+      info.annotations = a;
+    }
+    info.subscribable = s.subscribe !== undefined;
+    return info;
+  }
+
+  function copyInfo(info) {
+    const c = { ...info };
+    if (info.annotations) {
+      c.annotations = { ...info.annotations };
+      if (info.annotations.audience) c.annotations.audience = info.annotations.audience.slice();
+    }
+    return c;
+  }
+
+  // ---- Comparison keys ----------------------------------------------------
+
+  const toString = Object.prototype.toString;
+
+  // keyReplacer keeps visible the content that JSON.stringify would hide,
+  // tagged with its type so that a Map never equals a plain object.
+  function keyReplacer(_, v) {
+    if (typeof v !== "object" || v === null || Array.isArray(v)) return v;
+    if (v instanceof Map) return { "\u0000Map": Array.from(v) };
+    if (v instanceof Set) return { "\u0000Set": Array.from(v) };
+    if (ArrayBuffer.isView(v)) {
+      const bytes = new Uint8Array(v.buffer, v.byteOffset, v.byteLength);
+      return { ["\u0000" + toString.call(v)]: Array.from(bytes) };
+    }
+    if (v instanceof ArrayBuffer) return { "\u0000ArrayBuffer": Array.from(new Uint8Array(v)) };
+    return v;
+  }
+
+  // keyOf returns the comparison key of v; it throws where JSON cannot encode v.
+  function keyOf(v) {
+    const k = JSON.stringify(v, keyReplacer);
+    return k === undefined ? "\u0000" + typeof v : k;
+  }
+
+  // ---- What Go calls (wasm/bridge/host.go) --------------------------------
+
+  function dispatch(type, detail) {
+    try {
+      events.dispatchEvent(new CustomEvent(type, { detail }));
+    } catch (e) {
+      console.error(`modelcontext: dispatching ${type} failed:`, e);
+    }
+  }
+
+  const host = {
+    bind(id) {
+      const s = pending;
+      regs.set(id, { uri: s.uri, desc: s.desc, get: s.get, subscribe: s.subscribe, teardown: null, info: publicInfo(s), base: null, cand: null });
+    },
+    subscribe(id) {
+      const r = regs.get(id);
+      const onChange = () => {
+        if (state === READY) ex.mc_push(id);
+      };
+      let t;
+      try {
+        t = r.subscribe.call(r.desc, onChange);
+      } catch (e) {
+        r.info.subscribable = false;
+        return -hold(e);
+      }
+      if (typeof t !== "function") return 16 + kindOf(t);
+      r.teardown = t;
+      return 0;
+    },
+    retire(id) {
+      const r = regs.get(id);
+      regs.delete(id);
+      if (r && r.teardown) {
+        try {
+          r.teardown();
+        } catch (e) {
+          return hold(e);
+        }
+      }
+      return 0;
+    },
+    get(id, push) {
+      const r = regs.get(id);
+      try {
+        const v = r.get.call(r.desc);
+        if (v !== null && (typeof v === "object" || typeof v === "function") && typeof v.then === "function") {
+          Promise.resolve(v).then(
+            (x) => settle(id, push, hold(x), 1),
+            (e) => settle(id, push, hold(e), 0));
+          return 0;
+        }
+        return hold(v);
+      } catch (e) {
+        return -hold(e);
+      }
+    },
+    compare(id, h) {
+      const r = regs.get(id);
+      try {
+        r.cand = keyOf(vals[h]);
+      } catch {
+        r.cand = null;
+        return 2; // KeyNone: fail open
+      }
+      return r.cand === r.base ? 0 : 1;
+    },
+    setBaseline(id, keep) {
+      const r = regs.get(id);
+      r.base = keep ? r.cand : null;
+      r.cand = null;
+    },
+    dispatch(id, h) {
+      dispatch("resourceupdated", { uri: regs.get(id).uri, value: vals[h] });
+    },
+    deliver(sub, id, h) {
+      const f = handlers.get(sub);
+      if (!f) return 0;
+      try {
+        f(vals[h], regs.get(id).uri);
+      } catch (e) {
+        return hold(e);
+      }
+      return 0;
+    },
+    endSubscription(sub) {
+      handlers.delete(sub);
+    },
+    release(h) {
+      vals[h] = undefined;
+      freeVals.push(h);
+    },
+    listChanged() {
+      dispatch("resourcelistchanged", { resources: getResources() });
+    },
+    warn(msg) {
+      console.warn(msg);
+    },
+    error(msg, h) {
+      if (h) console.error(msg, vals[h]);
+      else console.error(msg);
+    },
+    debugging() {
+      return debugAttr || globalThis.__MODELCONTEXT_DEBUG__ === true;
+    },
+    debug(msg) {
+      console.debug(msg);
+    },
+    setError(msg) {
+      lastError = msg;
+    },
+  };
+
+  function settle(id, push, h, ok) {
+    if (state === READY) ex.mc_settle(id, push, h, ok);
+  }
+
+  // ---- Calls into Go ------------------------------------------------------
+
+  function internal(code) {
+    if (code < 0) throw new Error(lastError);
+    return code;
+  }
+
+  function notFound(msg) {
+    return new DOMException(msg, "NotFoundError");
+  }
+
+  function registerNow(s) {
+    const n = encode(s);
+    pending = s;
+    let id;
+    try {
+      id = internal(ex.mc_register(n));
+    } finally {
+      pending = null;
+    }
+    if (id === 0) throw new TypeError(lastError);
+    return id;
+  }
+
+  function getResources() {
+    if (state === FAILED) throw failure;
+    if (state === LOADING) return Array.from(early.values(), (e) => copyInfo(e.info));
+    const n = internal(ex.mc_list());
+    const out = new Array(n);
+    if (n === 0) return out;
+    const ids = new Int32Array(ex.mem.buffer, ex.mc_list_ptr(), n);
+    for (let i = 0; i < n; i++) out[i] = copyInfo(regs.get(ids[i]).info);
+    return out;
+  }
+
+  function readNow(uri) {
+    const id = internal(ex.mc_lookup(putString(uri)));
+    if (id === 0) return Promise.reject(notFound(lastError));
+    const r = regs.get(id);
+    try {
+      return Promise.resolve(r.get.call(r.desc));
+    } catch (e) {
+      return Promise.reject(e);
+    }
+  }
+
+  function subscribeNow(uri, handler) {
+    const sub = internal(ex.mc_subscribe(putString(uri)));
+    if (sub === 0) throw notFound(lastError);
+    handlers.set(sub, handler);
+    return sub;
+  }
+
+  // ---- Before Go is ready: the queue --------------------------------------
+
+  const queue = []; // calls to replay, in order
+  const early = new Map(); // uri → {info, handle}: the list as it will be after replay
+
+  // precheck mirrors registry.Validate for registrations made before Go is
+  // ready, so that they throw at the call site. Go validates again at replay;
+  // the browser tests check that both give the same messages.
+  function precheck(s) {
+    const P = "modelcontext: registerResource: ";
+    if (s.kind !== K_OBJECT) return P + "the descriptor must be an object, got " + KIND_NAMES[s.kind];
+    let key = "uri", id = s.uri;
+    if (s.uriTemplate !== undefined && s.uri === undefined) {
+      key = "uriTemplate";
+      id = s.uriTemplate;
+    }
+    if (id === undefined) return P + '"uri" is required (a string like "state://cart")';
+    if (typeof id !== "string") return P + `"${key}" must be a string, got ${KIND_NAMES[kindOf(id)]}`;
+    if (id === "") return P + `"${key}" must not be empty`;
+    if (!/^[A-Za-z][A-Za-z0-9+.-]*:./s.test(id)) return P + `"${key}" "${id}" has no scheme; write it like "state://cart"`;
+    const bad = (field, what) => P + `"${field}" ${what} (${key} "${id}")`;
+    if (key === "uri" && s.uriTemplate !== undefined) return bad("uriTemplate", 'must not be given together with "uri"');
+    const k = (v) => KIND_NAMES[kindOf(v)];
+    if (s.name === undefined) return bad("name", "is required");
+    if (typeof s.name !== "string") return bad("name", "must be a string, got " + k(s.name));
+    if (s.name === "") return bad("name", "must not be empty");
+    if (s.get === undefined) return bad("get", "is required, a function that returns the current value");
+    if (typeof s.get !== "function") return bad("get", "must be a function, got " + k(s.get));
+    if (s.subscribe !== undefined && typeof s.subscribe !== "function") return bad("subscribe", "must be a function, got " + k(s.subscribe));
+    for (const f of ["title", "description", "mimeType"]) {
+      if (s[f] !== undefined && typeof s[f] !== "string") return bad(f, "must be a string, got " + k(s[f]));
+    }
+    if (s.annotations === undefined) return "";
+    if (kindOf(s.annotations) !== K_OBJECT) return bad("annotations", "must be an object, got " + k(s.annotations));
+    if (s.audience !== undefined) {
+      if (kindOf(s.audience) !== K_ARRAY) return bad("annotations.audience", "must be an array, got " + k(s.audience));
+      for (let i = 0; i < s.audience.length; i++) {
+        if (s.audience[i] !== "user" && s.audience[i] !== "assistant") return bad(`annotations.audience[${i}]`, 'must be "user" or "assistant"');
+      }
+    }
+    if (s.priority !== undefined && !(typeof s.priority === "number" && s.priority >= 0 && s.priority <= 1)) {
+      return bad("annotations.priority", "must be a number from 0 to 1");
+    }
+    if (s.lastModified !== undefined && !(typeof s.lastModified === "string" && isISODate(s.lastModified))) {
+      return bad("annotations.lastModified", "must be an ISO 8601 date string");
+    }
+    return "";
+  }
+
+  function isISODate(t) {
+    const m = /^\d{4}-(\d\d)-(\d\d)(?:[Tt]|$)/.exec(t);
+    return !!m && +m[1] >= 1 && +m[1] <= 12 && +m[2] >= 1 && +m[2] <= 31;
+  }
+
+  function replay() {
+    for (let i = 0; i < queue.length; i++) {
+      const q = queue[i];
+      queue[i] = null;
+      try {
+        switch (q.op) {
+          case "register":
+            q.handle.id = registerNow(q.s);
+            break;
+          case "unregister":
+            if (q.handle.id) ex.mc_unregister(q.handle.id);
+            break;
+          case "read":
+            readNow(q.uri).then(q.resolve, q.reject);
+            break;
+          case "subscribe":
+            if (!q.handle.cancelled) q.handle.id = subscribeNow(q.uri, q.handler);
+            break;
+        }
+      } catch (e) {
+        if (q.reject) q.reject(e);
+        else console.error(e);
+      }
+    }
+    queue.length = 0;
+    early.clear();
+  }
+
+  function fail(err) {
+    state = FAILED;
+    failure = err;
+    for (const q of queue) if (q && q.reject) q.reject(err);
+    queue.length = 0;
+    early.clear();
+  }
+
+  // ---- The page API -------------------------------------------------------
+
+  function registerResource(descriptor) {
+    if (state === FAILED) throw failure;
+    const s = snapshot(descriptor);
+    const handle = { id: 0, done: false };
+    if (state === READY) {
+      handle.id = registerNow(s);
+    } else {
+      const msg = precheck(s);
+      if (msg) throw new TypeError(msg);
+      queue.push({ op: "register", s, handle });
+      early.set(s.uri, { info: publicInfo(s), handle });
+    }
+    return function unregister() {
+      if (handle.done) return;
+      handle.done = true;
+      if (state === READY) {
+        internal(ex.mc_unregister(handle.id));
+      } else if (state === LOADING) {
+        queue.push({ op: "unregister", handle });
+        const e = early.get(s.uri);
+        if (e && e.handle === handle) early.delete(s.uri);
+      }
+    };
+  }
+
+  function checkURI(method, uri) {
+    if (typeof uri !== "string") {
+      throw new TypeError(`modelcontext: ${method}: "uri" must be a string, got ${KIND_NAMES[kindOf(uri)]}`);
+    }
+  }
+
+  function readResource(uri) {
+    try {
+      checkURI("readResource", uri);
+    } catch (e) {
+      return Promise.reject(e);
+    }
+    if (state === READY) return readNow(uri);
+    if (state === FAILED) return Promise.reject(failure);
+    return new Promise((resolve, reject) => queue.push({ op: "read", uri, resolve, reject }));
+  }
+
+  function subscribeResource(uri, handler) {
+    checkURI("subscribeResource", uri);
+    if (typeof handler !== "function") {
+      throw new TypeError(`modelcontext: subscribeResource: "handler" must be a function, got ${KIND_NAMES[kindOf(handler)]}`);
+    }
+    if (state === FAILED) throw failure;
+    const handle = { id: 0, cancelled: false };
+    if (state === READY) {
+      handle.id = subscribeNow(uri, handler);
+    } else {
+      if (!early.has(uri)) throw notFound(`modelcontext: no resource is registered for uri "${uri}"`);
+      queue.push({ op: "subscribe", uri, handler, handle });
+    }
+    return function unsubscribe() {
+      if (handle.cancelled) return;
+      handle.cancelled = true;
+      if (state === READY && handle.id) internal(ex.mc_unsubscribe(handle.id));
+    };
+  }
+
+  // ---- Booting Go ---------------------------------------------------------
+
+  async function boot() {
+    const where = `the WebAssembly module "${wasmURL}"`;
+    let response;
+    try {
+      response = await fetch(wasmURL, { credentials: "same-origin" });
+    } catch (e) {
+      throw new Error(`modelcontext: could not fetch ${where}: ${describe(e)} (a wrong URL, the network, or a Content-Security-Policy connect-src that does not allow it)`);
+    }
+    if (!response.ok) {
+      throw new Error(`modelcontext: could not fetch ${where}: HTTP ${response.status} ${response.statusText}; check the URL, or set data-wasm on the script tag`);
+    }
+    const type = (response.headers.get("Content-Type") || "").split(";")[0].trim().toLowerCase();
+    if (type !== "application/wasm") {
+      throw new Error(`modelcontext: ${where} was served as "${type || "no Content-Type"}"; the server must send .wasm files as application/wasm`);
+    }
+    const go = new Go();
+    let instance;
+    try {
+      instance = (await WebAssembly.instantiateStreaming(response, go.importObject)).instance;
+    } catch (e) {
+      const why = describe(e);
+      if (/Content Security Policy|unsafe-eval|CSP/i.test(why)) {
+        throw new Error(`modelcontext: the page's Content-Security-Policy does not allow WebAssembly: add 'wasm-unsafe-eval' to its script-src (${why})`);
+      }
+      throw new Error(`modelcontext: could not instantiate ${where}: ${why}`);
+    }
+    let started = false;
+    globalThis.__modelcontextBoot = { host, ready: () => { started = true; } };
+    const exited = go.run(instance);
+    delete globalThis.__modelcontextBoot;
+    restoreGlobals();
+    if (!started) throw new Error(`modelcontext: ${where} did not start; was it built from this version of wasm/cmd/modelcontext?`);
+    ex = instance.exports;
+    exited.then(() => {
+      fail(new Error("modelcontext: the Go runtime exited; reload the page"));
+      console.error(failure.message);
+    });
+    state = READY;
+    replay();
+  }
+
+  const ready = boot().catch((err) => {
+    restoreGlobals();
+    fail(err);
+    throw err;
+  });
+
+  define("registerResource", registerResource);
+  define("getResources", getResources);
+  define("readResource", readResource);
+  define("subscribeResource", subscribeResource);
+  define("ready", ready);
+  define(INSTALLED, true);
+})();

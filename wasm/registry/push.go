@@ -1,0 +1,96 @@
+package registry
+
+// Push is onChange of registration id: it calls the getter now and, once the
+// value is there, dispatches it unless it equals the last dispatched value.
+// A Push for a registration that is gone does nothing.
+func (r *Registry) Push(id ID) {
+	e := r.byID[id]
+	if e == nil {
+		return
+	}
+	e.pushes++
+	push := e.pushes
+	status, v := r.host.Get(id, push)
+	if status != GetPending {
+		r.Settle(id, push, v, status == GetValue)
+	}
+}
+
+// Settle finishes push number push of registration id with the getter's
+// value v (ok) or the error it threw or rejected with (!ok). The handle v is
+// released once delivered. A result older than one already handled is
+// dropped.
+func (r *Registry) Settle(id ID, push uint32, v Value, ok bool) {
+	e := r.byID[id]
+	if e == nil {
+		r.host.Release(v)
+		return
+	}
+	if !ok {
+		r.host.Error("modelcontext: get() of "+quote(e.uri)+" failed; nothing was pushed:", v)
+		r.host.Release(v)
+		return
+	}
+	if push <= e.handled {
+		r.debug(`resource "` + e.uri + `": late result dropped (a newer push was already handled)`)
+		r.host.Release(v)
+		return
+	}
+	e.handled = push
+	switch r.host.Compare(id, v) {
+	case KeySame:
+		r.debug(`resource "` + e.uri + `": push suppressed (value unchanged)`)
+		r.host.Release(v)
+		return
+	case KeyDifferent:
+		r.host.SetBaseline(id, true)
+		r.debug(`resource "` + e.uri + `" changed`)
+	case KeyNone:
+		r.host.SetBaseline(id, false)
+		r.debug(`resource "` + e.uri + `": value has no comparison key; pushed anyway (fail-open)`)
+	}
+	r.outbox = append(r.outbox, delivery{e, v})
+	if !r.delivering {
+		r.deliverAll()
+	}
+}
+
+// delivery is a dispatched push waiting for its listeners.
+type delivery struct {
+	e *entry
+	v Value
+}
+
+// deliverAll empties the outbox in order. A push made by a listener or a
+// handler is queued behind the delivery in progress, so that every consumer
+// sees every resource's values in the order they were dispatched.
+func (r *Registry) deliverAll() {
+	r.delivering = true
+	defer func() { r.delivering = false }()
+	for len(r.outbox) > 0 {
+		d := r.outbox[0]
+		r.outbox[0] = delivery{}
+		r.outbox = r.outbox[1:]
+		if r.byID[d.e.id] == d.e { // not unregistered by an earlier listener
+			r.deliver(d.e, d.v)
+		}
+		r.host.Release(d.v)
+	}
+	r.outbox = r.outbox[:0]
+}
+
+// deliver fires resourceupdated, then calls the consumer subscriptions of the
+// uri in the order they were made. A subscription ended by an earlier handler
+// is skipped; one made during the delivery waits for the next push.
+func (r *Registry) deliver(e *entry, v Value) {
+	r.host.Dispatch(e.id, v)
+	for _, s := range r.subs[e.uri] {
+		if _, live := r.subURI[s]; !live {
+			continue
+		}
+		if err := r.host.Deliver(s, e.id, v); err != 0 {
+			r.host.Error("modelcontext: a subscribeResource handler of "+quote(e.uri)+" threw:", err)
+			r.host.Release(err)
+		}
+	}
+}

@@ -1,0 +1,289 @@
+package registry
+
+import "slices"
+
+// ID names one registration. IDs are never reused.
+type ID int32
+
+// SubID names one consumer subscription (subscribeResource). Never reused.
+type SubID int32
+
+// Value is the host's handle of a JavaScript value: a getter's result or a
+// thrown error. 0 is no value. The registry releases every handle it is given.
+type Value int32
+
+// GetStatus says what calling a getter gave.
+type GetStatus uint8
+
+const (
+	GetValue   GetStatus = iota // the value is ready
+	GetPending                  // a Promise: the host calls Registry.Settle later
+	GetThrew                    // the getter threw; the handle holds the error
+)
+
+// KeyResult says how a value's comparison key relates to the baseline.
+type KeyResult uint8
+
+const (
+	KeySame      KeyResult = iota // equal to the last dispatched value's key
+	KeyDifferent                  // different: the host keeps it as the candidate baseline
+	KeyNone                       // no key can be computed (cycle, BigInt, throwing toJSON)
+)
+
+// SubscribeStatus says what calling a descriptor's subscribe gave.
+type SubscribeStatus uint8
+
+const (
+	SubscribeTeardown   SubscribeStatus = iota // returned a teardown function
+	SubscribeNoTeardown                        // returned something else; the kind says what
+	SubscribeThrew                             // threw; the handle holds the error
+)
+
+// Host is everything the registry needs from JavaScript. Every method may
+// re-enter the Registry.
+type Host interface {
+	// Bind attaches the functions and public descriptor of the registration
+	// being made to id. It is called once, before any other call naming id.
+	Bind(id ID)
+	// Subscribe calls the subscribe function of id with an onChange that
+	// calls Registry.Push(id).
+	Subscribe(id ID) (SubscribeStatus, Kind, Value)
+	// Retire runs the teardown of id, if it has one, and forgets id. It
+	// returns the error the teardown threw, or 0.
+	Retire(id ID) Value
+	// Get calls the getter of id. For GetPending the host later calls
+	// Registry.Settle(id, push, ...).
+	Get(id ID, push uint32) (GetStatus, Value)
+	// Compare computes the comparison key of v and compares it with the
+	// baseline of id.
+	Compare(id ID, v Value) KeyResult
+	// SetBaseline makes the key of the last Compare of id its baseline when
+	// keep is true, and drops the baseline otherwise.
+	SetBaseline(id ID, keep bool)
+	// Dispatch fires resourceupdated for id with value v.
+	Dispatch(id ID, v Value)
+	// Deliver calls the handler of sub with v and the uri of id, and returns
+	// what it threw, or 0.
+	Deliver(sub SubID, id ID, v Value) Value
+	// EndSubscription forgets the handler of sub.
+	EndSubscription(sub SubID)
+	// Release frees a value handle.
+	Release(v Value)
+	// ListChanged fires resourcelistchanged.
+	ListChanged()
+	// Warn and Error report to the console; Error appends the value v.
+	Warn(msg string)
+	Error(msg string, v Value)
+	// Debugging reports whether debug mode is on now; Debug logs a line.
+	Debugging() bool
+	Debug(msg string)
+}
+
+type entry struct {
+	id         ID
+	uri        string
+	name       string
+	mimeType   string
+	teardown   bool   // subscribe returned a teardown function
+	subscribed bool   // subscribe was given and did not throw
+	pushes     uint32 // onChange calls so far
+	handled    uint32 // the newest push whose result was dispatched or suppressed
+}
+
+// Registry holds the registrations of one page. The zero value is not
+// usable; call New.
+type Registry struct {
+	host    Host
+	order   []*entry // registration order; a replacement keeps its slot
+	byURI   map[string]*entry
+	byID    map[ID]*entry
+	subURI  map[SubID]string
+	subs    map[string][]SubID // consumer subscriptions by uri, in order
+	lastID  ID
+	lastSub SubID
+
+	outbox     []delivery // dispatched pushes not yet delivered
+	delivering bool
+}
+
+// New returns an empty registry that calls out to host.
+func New(host Host) *Registry {
+	return &Registry{
+		host:   host,
+		byURI:  map[string]*entry{},
+		byID:   map[ID]*entry{},
+		subURI: map[SubID]string{},
+		subs:   map[string][]SubID{},
+	}
+}
+
+// DefaultMIMEType is the mimeType of a resource whose descriptor has none.
+const DefaultMIMEType = "application/json"
+
+// Register validates d and registers it, replacing a registration of the
+// same uri in place: the old teardown runs first, the new registration starts
+// with no baseline, and the list keeps its order. It returns the new ID, or a
+// *ValidationError and changes nothing.
+func (r *Registry) Register(d *Descriptor) (ID, error) {
+	if err := Validate(d); err != nil {
+		return 0, err
+	}
+	r.lastID++
+	e := &entry{id: r.lastID, uri: d.URI.Str, name: d.Name.Str, mimeType: DefaultMIMEType}
+	if d.MIMEType.Present() {
+		e.mimeType = d.MIMEType.Str
+	}
+	r.host.Bind(e.id)
+	old := r.byURI[e.uri]
+	r.byURI[e.uri] = e
+	r.byID[e.id] = e
+	if old != nil {
+		r.order[r.indexOf(old)] = e
+		delete(r.byID, old.id)
+		r.retire(old)
+	} else {
+		r.order = append(r.order, e)
+	}
+	if d.Subscribe.Present() {
+		r.subscribe(e)
+	}
+	if old != nil {
+		r.debug(`replaced "` + e.uri + `"`)
+	} else {
+		r.debug(`registered "` + e.uri + `"`)
+	}
+	r.host.ListChanged()
+	return e.id, nil
+}
+
+func (r *Registry) subscribe(e *entry) {
+	status, kind, v := r.host.Subscribe(e.id)
+	switch status {
+	case SubscribeTeardown:
+		e.teardown, e.subscribed = true, true
+	case SubscribeNoTeardown:
+		e.subscribed = true
+		r.host.Warn("modelcontext: subscribe() of " + quote(e.uri) + " returned " + kind.String() +
+			", not a teardown function; this subscription can never be torn down and leaks")
+	case SubscribeThrew:
+		r.host.Error("modelcontext: subscribe() of "+quote(e.uri)+" threw; the resource stays registered as pull-only:", v)
+		r.host.Release(v)
+	}
+}
+
+// retire runs the teardown of a registration that has left the list.
+func (r *Registry) retire(e *entry) {
+	if e.teardown {
+		r.debug(`teardown of "` + e.uri + `"`)
+	}
+	if v := r.host.Retire(e.id); v != 0 {
+		r.host.Error("modelcontext: the teardown of "+quote(e.uri)+" threw:", v)
+		r.host.Release(v)
+	}
+}
+
+// Unregister removes the registration id if it is still the current one for
+// its uri: it runs the teardown, ends the consumer subscriptions of the uri
+// and fires resourcelistchanged. Otherwise it does nothing.
+func (r *Registry) Unregister(id ID) {
+	e := r.byID[id]
+	if e == nil {
+		return
+	}
+	delete(r.byID, id)
+	delete(r.byURI, e.uri)
+	i := r.indexOf(e)
+	r.order = slices.Delete(r.order, i, i+1)
+	subs := r.subs[e.uri]
+	delete(r.subs, e.uri)
+	for _, s := range subs {
+		delete(r.subURI, s)
+		r.host.EndSubscription(s)
+	}
+	r.retire(e)
+	r.debug(`unregistered "` + e.uri + `"`)
+	r.host.ListChanged()
+}
+
+func (r *Registry) indexOf(e *entry) int {
+	for i, x := range r.order {
+		if x == e {
+			return i
+		}
+	}
+	panic("registry: registration missing from the list")
+}
+
+// Lookup returns the current registration of uri, or 0.
+func (r *Registry) Lookup(uri string) ID {
+	if e := r.byURI[uri]; e != nil {
+		return e.id
+	}
+	return 0
+}
+
+// Order appends the IDs of all registrations, in list order, to dst.
+func (r *Registry) Order(dst []ID) []ID {
+	for _, e := range r.order {
+		dst = append(dst, e.id)
+	}
+	return dst
+}
+
+// Len returns the number of registrations.
+func (r *Registry) Len() int { return len(r.order) }
+
+// NotFoundMessage is the message of the NotFoundError for uri.
+func NotFoundMessage(uri string) string {
+	return "modelcontext: no resource is registered for uri " + quote(uri)
+}
+
+// Subscribe adds a consumer subscription to the pushes of uri. It returns 0
+// when nothing is registered under uri.
+func (r *Registry) Subscribe(uri string) SubID {
+	if r.byURI[uri] == nil {
+		return 0
+	}
+	r.lastSub++
+	r.subs[uri] = append(r.subs[uri], r.lastSub)
+	r.subURI[r.lastSub] = uri
+	return r.lastSub
+}
+
+// Unsubscribe ends a consumer subscription. Ending one that has ended does
+// nothing.
+func (r *Registry) Unsubscribe(s SubID) {
+	uri, ok := r.subURI[s]
+	if !ok {
+		return
+	}
+	delete(r.subURI, s)
+	list := r.subs[uri]
+	for i, x := range list {
+		if x == s {
+			// A fresh slice: a dispatch in progress keeps iterating the old one.
+			list = append(list[:i:i], list[i+1:]...)
+			break
+		}
+	}
+	if len(list) == 0 {
+		delete(r.subs, uri)
+	} else {
+		r.subs[uri] = list
+	}
+	r.host.EndSubscription(s)
+}
+
+// Stats counts what the registry holds, for leak checks.
+type Stats struct{ Registrations, Subscriptions int }
+
+// Stats returns the current counts.
+func (r *Registry) Stats() Stats {
+	return Stats{Registrations: len(r.byID), Subscriptions: len(r.subURI)}
+}
+
+func (r *Registry) debug(msg string) {
+	if r.host.Debugging() {
+		r.host.Debug("[modelcontext] " + msg)
+	}
+}
