@@ -6,6 +6,7 @@ tool github.com/agnivade/wasmbrowsertest
 
 require (
 	github.com/agnivade/wasmbrowsertest v0.11.0 // indirect
+	github.com/andybalholm/brotli v1.3.0 // indirect
 	github.com/chromedp/cdproto v0.0.0-20250724212937-08a3db8b4327 // indirect
 	github.com/chromedp/chromedp v0.14.2 // indirect
 	github.com/chromedp/sysutil v1.1.0 // indirect

@@ -261,7 +261,12 @@
     return k === undefined ? "\u0000" + typeof v : k;
   }
 
-  // ---- What Go calls (wasm/bridge/host.go) --------------------------------
+  // ---- What Go calls (wasm/bridge/imports.go) -----------------------------
+
+  const decoder = new TextDecoder();
+  function str(p, n) {
+    return decoder.decode(new Uint8Array(ex.mem.buffer, p, n));
+  }
 
   function dispatch(type, detail) {
     try {
@@ -330,6 +335,7 @@
       return r.cand === r.base ? 0 : 1;
     },
     setBaseline(id, keep) {
+      keep = keep !== 0;
       const r = regs.get(id);
       r.base = keep ? r.cand : null;
       r.cand = null;
@@ -357,23 +363,44 @@
     listChanged() {
       dispatch("resourcelistchanged", { resources: getResources() });
     },
-    warn(msg) {
-      console.warn(msg);
+    warn(p, n) {
+      console.warn(str(p, n));
     },
-    error(msg, h) {
-      if (h) console.error(msg, vals[h]);
-      else console.error(msg);
+    error(p, n, h) {
+      if (h) console.error(str(p, n), vals[h]);
+      else console.error(str(p, n));
     },
     debugging() {
-      return debugAttr || globalThis.__MODELCONTEXT_DEBUG__ === true;
+      return debugAttr || globalThis.__MODELCONTEXT_DEBUG__ === true ? 1 : 0;
     },
-    debug(msg) {
-      console.debug(msg);
+    debug(p, n) {
+      console.debug(str(p, n));
     },
-    setError(msg) {
-      lastError = msg;
+    setError(p, n) {
+      lastError = str(p, n);
+    },
+    ready() {
+      started = true;
     },
   };
+  let started = false;
+
+  // imports wraps every host function so that no exception ever unwinds Go's
+  // frames: a throw that escaped into Go would skip its deferred calls.
+  function imports() {
+    const o = {};
+    for (const [name, f] of Object.entries(host)) {
+      o[name] = function () {
+        try {
+          return f.apply(undefined, arguments);
+        } catch (e) {
+          console.error(`modelcontext: internal error in the loader's ${name}:`, e);
+          return 0;
+        }
+      };
+    }
+    return o;
+  }
 
   function settle(id, push, h, ok) {
     if (state === READY) ex.mc_settle(id, push, h, ok);
@@ -604,6 +631,7 @@
       throw new Error(`modelcontext: ${where} was served as "${type || "no Content-Type"}"; the server must send .wasm files as application/wasm`);
     }
     const go = new Go();
+    go.importObject.modelcontext = imports();
     let instance;
     try {
       instance = (await WebAssembly.instantiateStreaming(response, go.importObject)).instance;
@@ -614,13 +642,10 @@
       }
       throw new Error(`modelcontext: could not instantiate ${where}: ${why}`);
     }
-    let started = false;
-    globalThis.__modelcontextBoot = { host, ready: () => { started = true; } };
-    const exited = go.run(instance);
-    delete globalThis.__modelcontextBoot;
+    ex = instance.exports;
+    const exited = go.run(instance); // runs main until it blocks: it calls host.ready
     restoreGlobals();
     if (!started) throw new Error(`modelcontext: ${where} did not start; was it built from this version of wasm/cmd/modelcontext?`);
-    ex = instance.exports;
     exited.then(() => {
       fail(new Error("modelcontext: the Go runtime exited; reload the page"));
       console.error(failure.message);

@@ -1,4 +1,4 @@
-//go:build js && wasm
+//go:build js && wasm && bridgetest
 
 package bridge
 
@@ -15,7 +15,7 @@ import (
 const fakeLoader = `
 const calls = [];
 const vals = [undefined];
-const h = {calls, vals, throwIn: "", value: "A", error: ""};
+const h = {calls, vals, throwIn: "", value: "A", lastError: ""};
 const record = (name, ret) => function (...args) {
   calls.push(name + "(" + args.join(",") + ")");
   if (h.throwIn === name) throw new Error("host " + name + " broke");
@@ -27,15 +27,16 @@ for (const [name, ret] of Object.entries({
   compare: (id, v) => (h.base === vals[v] ? 0 : (h.cand = vals[v], 1)),
   setBaseline: (id, keep) => { h.base = keep ? h.cand : undefined; },
   dispatch: () => 0, deliver: () => 0, endSubscription: () => 0, release: () => 0,
-  listChanged: () => 0, warn: () => 0, error: () => 0, debugging: () => false, debug: () => 0,
-  setError: (msg) => { h.error = msg; },
+  listChanged: () => 0, warn: () => 0, error: () => 0, debugging: () => 0, debug: () => 0,
+  setError: (msg) => { h.lastError = msg; },
 })) h[name] = record(name, ret);
 return h;`
 
 func newLoader(t *testing.T) js.Value {
 	t.Helper()
 	h := js.Global().Get("Function").New(fakeLoader).Invoke()
-	Install(h)
+	testHost = h
+	reg = registry.New(host)
 	return h
 }
 
@@ -71,7 +72,7 @@ func TestRegisterPushAndLookupThroughTheHost(t *testing.T) {
 	h := newLoader(t)
 	id := mcRegister(descriptor("state://a"))
 	if id <= 0 {
-		t.Fatalf("mc_register = %d, error %q", id, h.Get("error").String())
+		t.Fatalf("mc_register = %d, error %q", id, h.Get("lastError").String())
 	}
 	want := "bind(1) subscribe(1) warn(modelcontext: subscribe() of \"state://a\" returned number, not a teardown function; this subscription can never be torn down and leaks) debugging() listChanged()"
 	if got := callsOf(h); got != want {
@@ -79,14 +80,14 @@ func TestRegisterPushAndLookupThroughTheHost(t *testing.T) {
 	}
 	mcPush(id)
 	mcPush(id)
-	if got, want := callsOf(h), "get(1,1) compare(1,1) setBaseline(1,true) debugging() dispatch(1,1) release(1) get(1,2) compare(1,2) debugging() release(2)"; got != want {
+	if got, want := callsOf(h), "get(1,1) compare(1,1) setBaseline(1,1) debugging() dispatch(1,1) release(1) get(1,2) compare(1,2) debugging() release(2)"; got != want {
 		t.Errorf("push calls\n got %s\nwant %s", got, want)
 	}
 	if got := mcLookup(put("state://a")); got != id {
 		t.Errorf("mc_lookup = %d, want %d", got, id)
 	}
-	if got := mcLookup(put("state://b")); got != 0 || h.Get("error").String() != `modelcontext: no resource is registered for uri "state://b"` {
-		t.Errorf("mc_lookup of an unknown uri = %d, error %q", got, h.Get("error").String())
+	if got := mcLookup(put("state://b")); got != 0 || h.Get("lastError").String() != `modelcontext: no resource is registered for uri "state://b"` {
+		t.Errorf("mc_lookup of an unknown uri = %d, error %q", got, h.Get("lastError").String())
 	}
 	if n := mcList(); n != 1 {
 		t.Errorf("mc_list = %d, want 1", n)
@@ -98,13 +99,13 @@ func TestInvalidDescriptorHandsTheMessage(t *testing.T) {
 	if id := mcRegister(descriptor("cart")); id != 0 {
 		t.Fatalf("mc_register of an invalid descriptor = %d, want 0", id)
 	}
-	if got := h.Get("error").String(); got != `modelcontext: registerResource: "uri" "cart" has no scheme; write it like "state://cart"` {
+	if got := h.Get("lastError").String(); got != `modelcontext: registerResource: "uri" "cart" has no scheme; write it like "state://cart"` {
 		t.Errorf("error = %q", got)
 	}
 	mcBuffer(3)
 	copy(in, []byte{6, 2, 255})
-	if id := mcRegister(3); id != 0 || !strings.Contains(h.Get("error").String(), "malformed") {
-		t.Errorf("garbage bytes: id %d, error %q", id, h.Get("error").String())
+	if id := mcRegister(3); id != 0 || !strings.Contains(h.Get("lastError").String(), "malformed") {
+		t.Errorf("garbage bytes: id %d, error %q", id, h.Get("lastError").String())
 	}
 }
 
@@ -115,7 +116,7 @@ func TestAThrowingHostIsRecoveredAndTheRegistryGoesOn(t *testing.T) {
 	if code := mcPush(id); code != -1 {
 		t.Errorf("mc_push with a throwing host = %d, want -1", code)
 	}
-	if got := h.Get("error").String(); !strings.Contains(got, "internal error in onChange") || !strings.Contains(got, "host dispatch broke") {
+	if got := h.Get("lastError").String(); !strings.Contains(got, "internal error in onChange") || !strings.Contains(got, "host dispatch broke") {
 		t.Errorf("error = %q", got)
 	}
 	h.Set("throwIn", "")

@@ -3,25 +3,20 @@
 package bridge
 
 import (
-	"syscall/js"
 	"unsafe"
 
 	"modelcontext/wasm/registry"
 )
 
 var (
-	host *jsHost
-	reg  *registry.Registry
+	host jsHost
+	reg  = registry.New(host)
 	in   = make([]byte, 256) // strings and descriptors written by the loader
 	out  []registry.ID       // IDs read by the loader after mc_list
 )
 
-// Install creates the registry and connects it to the loader's host object.
-// It must be called once, before the loader calls any export.
-func Install(hostObject js.Value) {
-	host = newJSHost(hostObject)
-	reg = registry.New(host)
-}
+// Ready tells the loader that the exports can be called.
+func Ready() { hostReady() }
 
 // recoverEntry turns a panic in an export into a console error and makes the
 // export return *code, so that a bug or a hostile input never stops the Go

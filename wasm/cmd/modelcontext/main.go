@@ -1,20 +1,13 @@
 //go:build js && wasm
 
 // Command modelcontext is the WebAssembly module behind document.modelContext's
-// resources. The loader (js/loader.js) instantiates it; main connects the
-// registry to the loader's host object, tells the loader it is ready, and
-// blocks so that the exports stay callable.
+// resources. The loader (js/loader.js) instantiates it; main tells the loader
+// that the registry's exports are ready and blocks so that they stay callable.
 package main
 
-import (
-	"syscall/js"
-
-	"modelcontext/wasm/bridge"
-)
+import "modelcontext/wasm/bridge"
 
 func main() {
-	boot := js.Global().Get("__modelcontextBoot")
-	bridge.Install(boot.Get("host"))
-	boot.Call("ready")
+	bridge.Ready()
 	select {}
 }

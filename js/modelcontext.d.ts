@@ -1,0 +1,111 @@
+// Types for modelcontext: live resources on document.modelContext.
+//
+// Add `/// <reference path="modelcontext.d.ts" />` (or list this file in your
+// tsconfig's "files") and `document.modelContext` is typed.
+
+/** MCP annotations of a resource. */
+export interface ResourceAnnotations {
+  /** Who the resource is for. */
+  audience?: Array<"user" | "assistant">;
+  /** How important the resource is, from 0 (least) to 1 (most). */
+  priority?: number;
+  /** When the resource last changed, as an ISO 8601 string (at least YYYY-MM-DD). */
+  lastModified?: string;
+}
+
+/** What a page passes to registerResource. Read once, at registration. */
+export interface ResourceDescriptor<T = unknown> {
+  /** Stable identity: a scheme, ":", and at least one more character, e.g. "state://cart". */
+  uri: string;
+  /** Short logical name, e.g. "cart". */
+  name: string;
+  title?: string;
+  description?: string;
+  /** Default "application/json". */
+  mimeType?: string;
+  annotations?: ResourceAnnotations;
+  /** Returns the current value; called on every read and every push. */
+  get(): T | Promise<T>;
+  /**
+   * The push source: call onChange() (no arguments) whenever the state may
+   * have changed, and return a teardown. Called once, at registration.
+   * Without it the resource is pull-only.
+   */
+  subscribe?(onChange: () => void): () => void;
+}
+
+/** A resource as getResources() lists it. */
+export interface ResourceInfo {
+  uri: string;
+  name: string;
+  title?: string;
+  description?: string;
+  mimeType: string;
+  annotations?: ResourceAnnotations;
+  /** False for pull-only resources and for those whose subscribe threw. */
+  subscribable: boolean;
+}
+
+export interface ResourceUpdatedDetail<T = unknown> {
+  uri: string;
+  /** The very value get() returned. */
+  value: T;
+}
+
+export interface ResourceListChangedDetail {
+  resources: ResourceInfo[];
+}
+
+export interface ModelContextResourcesEventMap {
+  resourceupdated: CustomEvent<ResourceUpdatedDetail>;
+  resourcelistchanged: CustomEvent<ResourceListChangedDetail>;
+}
+
+/** The members the module adds to document.modelContext. */
+export interface ModelContextResources extends EventTarget {
+  /**
+   * Registers (or replaces, keeping its place) the resource with this uri.
+   * Returns its unregister function, which is idempotent and never removes a
+   * later registration of the same uri.
+   * @throws TypeError naming the field and the uri when the descriptor is invalid.
+   */
+  registerResource<T>(descriptor: ResourceDescriptor<T>): () => void;
+  /** A fresh array of the registered resources, in registration order. */
+  getResources(): ResourceInfo[];
+  /**
+   * Calls get() now and resolves with its value.
+   * Rejects with a DOMException named "NotFoundError" for an unknown uri, and
+   * with get()'s own error when it throws or rejects.
+   */
+  readResource<T = unknown>(uri: string): Promise<T>;
+  /**
+   * Calls handler(value, uri) for every push of uri that survives
+   * de-duplication. Survives a replacement; ends with the unregistration.
+   * @throws DOMException named "NotFoundError" for an unknown uri.
+   */
+  subscribeResource<T = unknown>(uri: string, handler: (value: T, uri: string) => void): () => void;
+  /** Resolves once Go has taken over; rejects with an Error that says what to fix. */
+  readonly ready: Promise<void>;
+
+  addEventListener<K extends keyof ModelContextResourcesEventMap>(
+    type: K,
+    listener: (this: ModelContextResources, ev: ModelContextResourcesEventMap[K]) => unknown,
+    options?: boolean | AddEventListenerOptions,
+  ): void;
+  addEventListener(type: string, listener: EventListenerOrEventListenerObject | null, options?: boolean | AddEventListenerOptions): void;
+  removeEventListener<K extends keyof ModelContextResourcesEventMap>(
+    type: K,
+    listener: (this: ModelContextResources, ev: ModelContextResourcesEventMap[K]) => unknown,
+    options?: boolean | EventListenerOptions,
+  ): void;
+  removeEventListener(type: string, listener: EventListenerOrEventListenerObject | null, options?: boolean | EventListenerOptions): void;
+}
+
+declare global {
+  interface Document {
+    readonly modelContext: ModelContextResources;
+  }
+  /** Set to true (at any time) to turn debug logging on. */
+  // eslint-disable-next-line no-var
+  var __MODELCONTEXT_DEBUG__: boolean | undefined;
+}
