@@ -173,6 +173,9 @@
       const n = encoder.encodeInto(v, scratch.subarray(pos + 4)).written;
       scratchView.setUint32(pos, n, true);
       pos += 4 + n;
+    } else if (k === K_BOOLEAN) {
+      room(1);
+      scratch[pos++] = v ? 1 : 0;
     } else if (k === K_NUMBER) {
       room(8);
       scratchView.setFloat64(pos, v, true);
@@ -194,8 +197,20 @@
     for (const k of ["uri", "name", "title", "description", "mimeType", "get", "subscribe", "annotations", "audience", "priority", "lastModified", "uriTemplate"]) {
       put(s[k], 0);
     }
-    const p = ex.mc_buffer(pos);
-    new Uint8Array(ex.mem.buffer, p, pos).set(scratch.subarray(0, pos));
+    return flush(0);
+  }
+
+  // encodeFields writes values as fields after `prefix` bytes already in
+  // Go's buffer, and returns the length of the fields.
+  function encodeFields(values, prefix) {
+    pos = 0;
+    for (const v of values) put(v, 0);
+    return flush(prefix);
+  }
+
+  function flush(prefix) {
+    const p = ex.mc_buffer(prefix + pos);
+    new Uint8Array(ex.mem.buffer, p + prefix, pos).set(scratch.subarray(0, pos));
     return pos;
   }
 
@@ -213,7 +228,7 @@
 
   // publicInfo is the descriptor getResources returns.
   function publicInfo(s) {
-    const info = { uri: s.uri, name: s.name };
+    const info = s.uri === undefined ? { uriTemplate: s.uriTemplate, name: s.name } : { uri: s.uri, name: s.name };
     if (s.title !== undefined) info.title = s.title;
     if (s.description !== undefined) info.description = s.description;
     info.mimeType = s.mimeType === undefined ? "application/json" : s.mimeType;
@@ -224,7 +239,7 @@
       if (s.lastModified !== undefined) a.lastModified = s.lastModified;
       info.annotations = a;
     }
-    info.subscribable = s.subscribe !== undefined;
+    if (s.uri !== undefined) info.subscribable = s.subscribe !== undefined;
     return info;
   }
 
@@ -279,7 +294,7 @@
   const host = {
     bind(id) {
       const s = pending;
-      regs.set(id, { uri: s.uri, desc: s.desc, get: s.get, subscribe: s.subscribe, teardown: null, info: publicInfo(s), base: null, cand: null });
+      regs.set(id, { uri: s.uri === undefined ? s.uriTemplate : s.uri, desc: s.desc, get: s.get, subscribe: s.subscribe, teardown: null, info: publicInfo(s), base: null, cand: null });
     },
     subscribe(id) {
       const r = regs.get(id);
@@ -382,7 +397,23 @@
     ready() {
       started = true;
     },
+    setParams(p, n) {
+      lastParams = JSON.parse(str(p, n));
+    },
+    mcpOpen(server, p, n) {
+      mcpOpen(server, str(p, n));
+    },
+    mcpClose(server) {
+      mcpClose(server);
+    },
+    mcpPost(server, p, n, attach, idsPtr, count, h) {
+      mcpPost(server, str(p, n), attach, count ? Array.from(new Int32Array(ex.mem.buffer, idsPtr, count)) : [], h);
+    },
+    mcpRead(server, req, id, p, n, cls) {
+      mcpRead(server, req, id, n ? JSON.parse(str(p, n)) : undefined, cls);
+    },
   };
+  let lastParams; // the template parameters of the last mc_lookup
   let started = false;
 
   // imports wraps every host function so that no exception ever unwinds Go's
@@ -431,9 +462,21 @@
   }
 
   function getResources() {
+    return listInfos(0);
+  }
+
+  function getResourceTemplates() {
+    return listInfos(1);
+  }
+
+  function listInfos(templates) {
     if (state === FAILED) throw failure;
-    if (state === LOADING) return Array.from(early.values(), (e) => copyInfo(e.info));
-    const n = internal(ex.mc_list());
+    if (state === LOADING) {
+      const out = [];
+      for (const e of early.values()) if (("uriTemplate" in e.info) === !!templates) out.push(copyInfo(e.info));
+      return out;
+    }
+    const n = internal(ex.mc_list(templates));
     const out = new Array(n);
     if (n === 0) return out;
     const ids = new Int32Array(ex.mem.buffer, ex.mc_list_ptr(), n);
@@ -442,11 +485,12 @@
   }
 
   function readNow(uri) {
+    lastParams = undefined;
     const id = internal(ex.mc_lookup(putString(uri)));
     if (id === 0) return Promise.reject(notFound(lastError));
     const r = regs.get(id);
     try {
-      return Promise.resolve(r.get.call(r.desc));
+      return Promise.resolve(lastParams === undefined ? r.get.call(r.desc) : r.get.call(r.desc, lastParams));
     } catch (e) {
       return Promise.reject(e);
     }
@@ -481,6 +525,11 @@
     if (!/^[A-Za-z][A-Za-z0-9+.-]*:./s.test(id)) return P + `"${key}" "${id}" has no scheme; write it like "state://cart"`;
     const bad = (field, what) => P + `"${field}" ${what} (${key} "${id}")`;
     if (key === "uri" && s.uriTemplate !== undefined) return bad("uriTemplate", 'must not be given together with "uri"');
+    if (key === "uriTemplate") {
+      const why = templateProblem(id);
+      if (why) return P + `"uriTemplate" "${id}" ${why}`;
+      if (s.subscribe !== undefined) return bad("subscribe", "is not supported with a uriTemplate: templates are read on demand; register a concrete uri to push it");
+    }
     const k = (v) => KIND_NAMES[kindOf(v)];
     if (s.name === undefined) return bad("name", "is required");
     if (typeof s.name !== "string") return bad("name", "must be a string, got " + k(s.name));
@@ -508,6 +557,22 @@
     return "";
   }
 
+  // templateProblem mirrors registry.ParseTemplate.
+  function templateProblem(t) {
+    let rest = t, vars = 0;
+    for (;;) {
+      const open = rest.indexOf("{"), close = rest.indexOf("}");
+      if (open < 0) return close >= 0 ? 'has a "}" without "{"' : "";
+      if (close >= 0 && close < open) return 'has a "}" without "{"';
+      if (close < 0) return 'has a "{" without "}"';
+      const name = rest.slice(open + 1, close);
+      if (!/^[A-Za-z0-9_.%]+$/.test(name)) return `has the expression {${name}}; only simple {name} expressions (RFC 6570 level 1) are supported`;
+      if (open === 0 && vars > 0) return "has two expressions next to each other; separate them with a literal";
+      vars++;
+      rest = rest.slice(close + 1);
+    }
+  }
+
   function isISODate(t) {
     const m = /^\d{4}-(\d\d)-(\d\d)(?:[Tt]|$)/.exec(t);
     return !!m && +m[1] >= 1 && +m[1] <= 12 && +m[2] >= 1 && +m[2] <= 31;
@@ -530,6 +595,9 @@
             break;
           case "subscribe":
             if (!q.handle.cancelled) q.handle.id = subscribeNow(q.uri, q.handler);
+            break;
+          case "serve":
+            if (!q.handle.stopped) serveNow(q.options, q.handle);
             break;
         }
       } catch (e) {
@@ -561,7 +629,7 @@
       const msg = precheck(s);
       if (msg) throw new TypeError(msg);
       queue.push({ op: "register", s, handle });
-      early.set(s.uri, { info: publicInfo(s), handle });
+      early.set(earlyKey(s), { info: publicInfo(s), handle });
     }
     return function unregister() {
       if (handle.done) return;
@@ -570,10 +638,14 @@
         internal(ex.mc_unregister(handle.id));
       } else if (state === LOADING) {
         queue.push({ op: "unregister", handle });
-        const e = early.get(s.uri);
-        if (e && e.handle === handle) early.delete(s.uri);
+        const e = early.get(earlyKey(s));
+        if (e && e.handle === handle) early.delete(earlyKey(s));
       }
     };
+  }
+
+  function earlyKey(s) {
+    return s.uri === undefined ? "\u0000" + s.uriTemplate : s.uri;
   }
 
   function checkURI(method, uri) {
@@ -611,6 +683,193 @@
       handle.cancelled = true;
       if (state === READY && handle.id) internal(ex.mc_unsubscribe(handle.id));
     };
+  }
+
+
+  // ---- The MCP server (wasm/mcp): transport only, decisions in Go ---------
+
+  const mcpServers = new Map(); // server ID → {channel, listener}
+  const targetOrigin = location.origin === "null" ? "*" : location.origin;
+
+  // mcpFields extracts what the server reads of a payload (mcp.Message).
+  function mcpFields(d) {
+    const obj = (v) => (v !== null && typeof v === "object" && !Array.isArray(v) ? v : undefined);
+    const idText = (v) => (typeof v === "string" || typeof v === "number" ? JSON.stringify(v) : undefined);
+    const m = obj(d) || {};
+    const params = obj(m.params) || {};
+    const meta = obj(params._meta) || {};
+    const notes = obj(params.notifications) || {};
+    return [
+      d, m.jsonrpc, m.id, typeof m.id === "number" ? JSON.stringify(m.id) : undefined, m.method,
+      m.params, params.uri, params.cursor, params.protocolVersion,
+      meta["io.modelcontextprotocol/protocolVersion"], meta["io.modelcontextprotocol/clientCapabilities"],
+      params.notifications, notes.resourcesListChanged, notes.resourceSubscriptions, idText(params.requestId),
+      m.result, m.error,
+    ];
+  }
+
+  function mcpOpen(server, channel) {
+    const listener = (ev) => {
+      const d = ev.data;
+      if (d === null || typeof d !== "object" || d.type !== "mcp" || d.channel !== channel || d.direction !== "client-to-server") return;
+      if (state !== READY) return;
+      let origin = ev.origin;
+      if (typeof origin !== "string") origin = "";
+      const n = putString(origin);
+      const len = encodeFields(mcpFields(d.payload), n);
+      ex.mc_mcp_message(server, n, len, ev.source === window ? 1 : 0);
+    };
+    mcpServers.set(server, { channel, listener });
+    window.addEventListener("message", listener);
+  }
+
+  function mcpClose(server) {
+    const srv = mcpServers.get(server);
+    if (srv) window.removeEventListener("message", srv.listener);
+    mcpServers.delete(server);
+  }
+
+  function mcpResource(info) {
+    const r = copyInfo(info);
+    delete r.subscribable;
+    return r;
+  }
+
+  function mcpPost(server, msg, attach, ids, h) {
+    const srv = mcpServers.get(server);
+    const payload = JSON.parse(msg);
+    if (attach === 1) payload.result.resources = ids.map((id) => mcpResource(regs.get(id).info));
+    else if (attach === 2) payload.result.resourceTemplates = ids.map((id) => mcpResource(regs.get(id).info));
+    else if (attach === 3 || attach === 4) {
+      const v = vals[h];
+      host.release(h);
+      const c = payload.result.contents[0];
+      if (attach === 3) c.text = typeof v === "string" ? v : v.text;
+      else c.blob = base64(v.bytes);
+    }
+    if (srv) window.postMessage({ channel: srv.channel, type: "mcp", direction: "server-to-client", payload }, targetOrigin);
+  }
+
+  // mcpRead calls the getter and prepares its value for mcp.Server.ReadDone:
+  // text (JSON text, or a string as it is) or bytes, with their size.
+  async function mcpRead(server, req, id, params, cls) {
+    let kind = 0, h = 0, size = 0, utf8 = 0, err = "";
+    try {
+      const r = regs.get(id);
+      if (!r) throw new Error("the resource was unregistered");
+      let v = await (params === undefined ? r.get.call(r.desc) : r.get.call(r.desc, params));
+      if (typeof Blob !== "undefined" && v instanceof Blob) v = await v.arrayBuffer();
+      const bytes = v instanceof ArrayBuffer ? new Uint8Array(v) : ArrayBuffer.isView(v) ? new Uint8Array(v.buffer, v.byteOffset, v.byteLength) : null;
+      if (bytes) {
+        const b = { bytes, text: undefined };
+        size = bytes.byteLength;
+        if (cls !== 0) {
+          try {
+            b.text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+            utf8 = 1;
+          } catch {}
+        }
+        kind = 2;
+        h = hold(b);
+      } else {
+        let text = typeof v === "string" && cls !== 2 ? v : JSON.stringify(v);
+        if (text === undefined) text = "null";
+        size = text.length > 8 << 20 ? encoder.encode(text).length : text.length;
+        kind = 1;
+        h = hold(text);
+      }
+    } catch (e) {
+      kind = 0;
+      err = describe(e);
+    }
+    if (state !== READY) return;
+    ex.mc_mcp_read_done(server, req, kind, h, size, utf8, putString(err));
+  }
+
+  function base64(bytes) {
+    if (typeof bytes.toBase64 === "function") return bytes.toBase64();
+    let bin = "";
+    for (let i = 0; i < bytes.length; i += 0x8000) bin += String.fromCharCode.apply(null, bytes.subarray(i, i + 0x8000));
+    return btoa(bin);
+  }
+
+  function serveNow(options, handle) {
+    const n = putString(location.origin);
+    const len = encodeFields(mcpOptions(options, location.origin), 0);
+    void n;
+    const id = internal(ex.mc_mcp_start(len));
+    if (id === 0) throw new TypeError(lastError);
+    handle.id = id;
+  }
+
+  function mcpOptions(o, origin) {
+    if (o === null || typeof o !== "object" || Array.isArray(o)) return [o, undefined, undefined, undefined, undefined, origin];
+    let origins = o.allowedOrigins;
+    if (Array.isArray(origins)) origins = origins.slice();
+    return [o, o.channel, origins, o.pageSize, o.maxBytes, origin];
+  }
+
+  // serveMCP starts an MCP server on window.postMessage and returns a handle
+  // whose stop() ends it.
+  function serveMCP(options = {}) {
+    if (state === FAILED) throw failure;
+    const handle = { id: 0, stopped: false };
+    if (state === READY) serveNow(options, handle);
+    else queue.push({ op: "serve", options, handle });
+    return {
+      stop() {
+        if (handle.stopped) return;
+        handle.stopped = true;
+        if (state === READY && handle.id) internal(ex.mc_mcp_stop(handle.id));
+      },
+    };
+  }
+
+  // ---- Tool fallback: the resources as read-only tools ---------------------
+
+  // registerResourceTools registers list_resources and read_resource with the
+  // page's registerTool (native WebMCP or a polyfill), for agents that only
+  // speak tools. It returns a function that unregisters them.
+  function registerResourceTools() {
+    if (typeof mc.registerTool !== "function") {
+      throw new Error("modelcontext: registerResourceTools needs document.modelContext.registerTool (WebMCP or a polyfill such as @mcp-b/global)");
+    }
+    const text = (t) => ({ content: [{ type: "text", text: t }] });
+    const tools = [
+      {
+        name: "list_resources",
+        description: "Lists the live resources of this page: uri, name, description and MIME type of each.",
+        inputSchema: { type: "object", properties: {} },
+        annotations: { readOnlyHint: true },
+        execute: async () => text(JSON.stringify(getResources().map(mcpResource))),
+      },
+      {
+        name: "read_resource",
+        description: "Reads the current value of one resource of this page by its uri (see list_resources).",
+        inputSchema: { type: "object", properties: { uri: { type: "string", description: "The resource's uri" } }, required: ["uri"] },
+        annotations: { readOnlyHint: true },
+        execute: async (args) => {
+          try {
+            const v = await readResource(args && args.uri);
+            if (v instanceof ArrayBuffer || ArrayBuffer.isView(v) || (typeof Blob !== "undefined" && v instanceof Blob)) {
+              const ab = v instanceof Blob ? await v.arrayBuffer() : v instanceof ArrayBuffer ? v : v.buffer.slice(v.byteOffset, v.byteOffset + v.byteLength);
+              return text("base64:" + base64(new Uint8Array(ab)));
+            }
+            return text(typeof v === "string" ? v : JSON.stringify(v));
+          } catch (e) {
+            return { ...text(describe(e)), isError: true };
+          }
+        },
+      },
+    ];
+    const undo = tools.map((t) => {
+      const r = mc.registerTool(t);
+      return () => {
+        if (r && typeof r.unregister === "function") r.unregister();
+        else if (typeof mc.unregisterTool === "function") mc.unregisterTool(t.name);
+      };
+    });
+    return () => undo.splice(0).forEach((f) => f());
   }
 
   // ---- Booting Go ---------------------------------------------------------
@@ -652,6 +911,10 @@
     });
     state = READY;
     replay();
+    if (script && script.hasAttribute("data-mcp")) {
+      const channel = script.getAttribute("data-mcp");
+      serveMCP(channel ? { channel } : {});
+    }
   }
 
   const ready = boot().catch((err) => {
@@ -662,8 +925,12 @@
 
   define("registerResource", registerResource);
   define("getResources", getResources);
+  define("getResourceTemplates", getResourceTemplates);
+  define("serveMCP", serveMCP);
+  define("registerResourceTools", registerResourceTools);
   define("readResource", readResource);
   define("subscribeResource", subscribeResource);
   define("ready", ready);
   define(INSTALLED, true);
+  if (script && script.hasAttribute("data-tools") && typeof mc.registerTool === "function") registerResourceTools();
 })();

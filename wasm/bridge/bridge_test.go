@@ -89,7 +89,7 @@ func TestRegisterPushAndLookupThroughTheHost(t *testing.T) {
 	if got := mcLookup(put("state://b")); got != 0 || h.Get("lastError").String() != `modelcontext: no resource is registered for uri "state://b"` {
 		t.Errorf("mc_lookup of an unknown uri = %d, error %q", got, h.Get("lastError").String())
 	}
-	if n := mcList(); n != 1 {
+	if n := mcList(0); n != 1 {
 		t.Errorf("mc_list = %d, want 1", n)
 	}
 }

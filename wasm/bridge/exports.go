@@ -5,6 +5,7 @@ package bridge
 import (
 	"unsafe"
 
+	"modelcontext/wasm/mcp"
 	"modelcontext/wasm/registry"
 )
 
@@ -102,8 +103,11 @@ func mcSettle(id int32, push int32, v int32, ok int32) (code int32) {
 func mcLookup(n int32) (id int32) {
 	defer recoverEntry("readResource", &id)
 	uri := string(in[:n])
-	if id = int32(reg.Lookup(uri)); id == 0 {
+	rid, params := reg.Lookup(uri)
+	if id = int32(rid); id == 0 {
 		host.fail(registry.NotFoundMessage(uri))
+	} else if params != nil {
+		hostSetParams(mcp.ParamsJSON(params))
 	}
 	return id
 }
@@ -128,13 +132,14 @@ func mcUnsubscribe(sub int32) (code int32) {
 	return 0
 }
 
-// mc_list writes the registration IDs in list order and returns how many;
-// mc_list_ptr says where they are.
+// mc_list writes the IDs of the resources (or, when templates is not 0, of
+// the templates) in list order and returns how many; mc_list_ptr says where
+// they are.
 //
 //go:wasmexport mc_list
-func mcList() (n int32) {
+func mcList(templates int32) (n int32) {
 	defer recoverEntry("getResources", &n)
-	out = reg.Order(out[:0])
+	out = reg.Order(out[:0], templates != 0)
 	return int32(len(out))
 }
 

@@ -2,6 +2,8 @@
 
 package bridge
 
+import "unsafe"
+
 // The loader's host functions, imported from the module "modelcontext" that
 // js/loader.js adds to the import object. They take and return numbers
 // (a string is passed as a pointer and a length into Go's memory), so no call
@@ -59,3 +61,18 @@ func hostSetError(msg string)
 
 //go:wasmimport modelcontext ready
 func hostReady()
+
+//go:wasmimport modelcontext setParams
+func hostSetParams(json string)
+
+//go:wasmimport modelcontext mcpOpen
+func hostMCPOpen(server int32, channel string)
+
+//go:wasmimport modelcontext mcpClose
+func hostMCPClose(server int32)
+
+//go:wasmimport modelcontext mcpPost
+func hostMCPPost(server int32, msg string, attach int32, ids unsafe.Pointer, n int32, v int32)
+
+//go:wasmimport modelcontext mcpRead
+func hostMCPRead(server, req, id int32, params string, class int32)

@@ -2,7 +2,10 @@
 
 package bridge
 
-import "syscall/js"
+import (
+	"syscall/js"
+	"unsafe"
+)
 
 // Under wasmbrowsertest the page's import object is wasm_exec.js's own, so the
 // tests (built with -tags bridgetest) call a JavaScript host object through
@@ -30,3 +33,13 @@ func hostDebugging() int32               { return int32(call("debugging").Int())
 func hostDebug(msg string)               { call("debug", msg) }
 func hostSetError(msg string)            { call("setError", msg) }
 func hostReady()                         { call("ready") }
+
+func hostSetParams(json string)                { call("setParams", json) }
+func hostMCPOpen(server int32, channel string) { call("mcpOpen", server, channel) }
+func hostMCPClose(server int32)                { call("mcpClose", server) }
+func hostMCPPost(server int32, msg string, attach int32, ids unsafe.Pointer, n int32, v int32) {
+	call("mcpPost", server, msg, attach, n, v)
+}
+func hostMCPRead(server, req, id int32, params string, class int32) {
+	call("mcpRead", server, req, id, params, class)
+}

@@ -36,11 +36,12 @@ func (k Kind) String() string {
 }
 
 // Field is one value read from a descriptor: its kind and, for strings,
-// numbers and arrays, its content.
+// numbers, booleans and arrays, its content.
 type Field struct {
 	Kind  Kind
 	Str   string
 	Num   float64
+	True  bool
 	Items []Field
 }
 
@@ -73,14 +74,15 @@ func (d *Descriptor) fields() []*Field {
 		&d.Subscribe, &d.Annotations, &d.Audience, &d.Priority, &d.LastModified, &d.URITemplate}
 }
 
-var errTruncated = errors.New("registry: descriptor encoding is truncated or malformed")
+var errTruncated = errors.New("registry: encoding is truncated or malformed")
 
 // DecodeDescriptor reads the loader's binary encoding of a descriptor: the
 // descriptor's kind byte, then every field of [Descriptor] in order. A field
 // is its kind byte followed, for a string, by a little-endian uint32 length
 // and UTF-8 bytes; for a number, by a little-endian float64; for an array, by
 // a uint32 count and that many fields (an array inside an array is sent as
-// its kind and a zero count). Other kinds have no payload.
+// its kind and a zero count); for a boolean, by a byte 0 or 1. Other kinds
+// have no payload.
 func DecodeDescriptor(b []byte) (Descriptor, error) {
 	var d Descriptor
 	r := reader{b: b}
@@ -92,6 +94,20 @@ func DecodeDescriptor(b []byte) (Descriptor, error) {
 		return Descriptor{}, errTruncated
 	}
 	return d, nil
+}
+
+// DecodeFields reads n fields in the format of DecodeDescriptor (without the
+// leading kind byte) and fails unless they fill b exactly.
+func DecodeFields(b []byte, n int) ([]Field, error) {
+	r := reader{b: b}
+	fs := make([]Field, n)
+	for i := range fs {
+		fs[i] = r.field(0)
+	}
+	if r.bad || r.off != len(b) {
+		return nil, errTruncated
+	}
+	return fs, nil
 }
 
 type reader struct {
@@ -129,6 +145,14 @@ func (r *reader) field(depth int) Field {
 		p := r.take(4)
 		if p != nil {
 			f.Str = string(r.take(int(le32(p))))
+		}
+	case f.Kind == KindBoolean:
+		switch r.byte() {
+		case 0:
+		case 1:
+			f.True = true
+		default:
+			r.bad = true
 		}
 	case f.Kind == KindNumber:
 		if p := r.take(8); p != nil {

@@ -93,4 +93,7 @@ func (r *Registry) deliver(e *entry, v Value) {
 			r.host.Release(err)
 		}
 	}
+	for _, w := range r.watchers {
+		w.Dispatched(e.uri)
+	}
 }

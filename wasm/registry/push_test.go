@@ -93,7 +93,7 @@ func TestReplacementClearsBaselineAndKeepsSlot(t *testing.T) {
 	changes[0]()      // the replaced registration's onChange: nothing
 	changes[2]()      // the new one: dispatches though the value is equal
 	h.r.Unregister(a) // stale: nothing
-	if got := h.r.Order(nil); !slices.Equal(got, []ID{a2, 2}) {
+	if got := h.r.Order(nil, false); !slices.Equal(got, []ID{a2, 2}) {
 		t.Errorf("order = %v, want [%d 2]", got, a2)
 	}
 	want := []string{"listchanged 1", "listchanged 2", "event 1 \"same\"", "teardown 1", "listchanged 2", "event 3 \"same\""}

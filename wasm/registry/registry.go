@@ -81,26 +81,51 @@ type Host interface {
 
 type entry struct {
 	id         ID
-	uri        string
+	uri        string // the uri, or the uriTemplate of a template
 	name       string
 	mimeType   string
-	teardown   bool   // subscribe returned a teardown function
-	subscribed bool   // subscribe was given and did not throw
-	pushes     uint32 // onChange calls so far
-	handled    uint32 // the newest push whose result was dispatched or suppressed
+	template   *Template // nil for a concrete resource
+	list       *list     // the list the entry is in
+	teardown   bool      // subscribe returned a teardown function
+	subscribed bool      // subscribe was given and did not throw
+	pushes     uint32    // onChange calls so far
+	handled    uint32    // the newest push whose result was dispatched or suppressed
+}
+
+// list is an ordered set of registrations keyed by uri (or uriTemplate): a
+// replacement keeps its slot.
+type list struct {
+	order []*entry
+	byKey map[string]*entry
+}
+
+func (l *list) indexOf(e *entry) int {
+	for i, x := range l.order {
+		if x == e {
+			return i
+		}
+	}
+	panic("registry: registration missing from its list")
+}
+
+// Watcher is told what the page's consumers are told, for the MCP server.
+type Watcher interface {
+	Dispatched(uri string)
+	ListChanged()
 }
 
 // Registry holds the registrations of one page. The zero value is not
 // usable; call New.
 type Registry struct {
-	host    Host
-	order   []*entry // registration order; a replacement keeps its slot
-	byURI   map[string]*entry
-	byID    map[ID]*entry
-	subURI  map[SubID]string
-	subs    map[string][]SubID // consumer subscriptions by uri, in order
-	lastID  ID
-	lastSub SubID
+	host      Host
+	resources list
+	templates list
+	byID      map[ID]*entry
+	subURI    map[SubID]string
+	subs      map[string][]SubID // consumer subscriptions by uri, in order
+	watchers  []Watcher
+	lastID    ID
+	lastSub   SubID
 
 	outbox     []delivery // dispatched pushes not yet delivered
 	delivering bool
@@ -109,11 +134,30 @@ type Registry struct {
 // New returns an empty registry that calls out to host.
 func New(host Host) *Registry {
 	return &Registry{
-		host:   host,
-		byURI:  map[string]*entry{},
-		byID:   map[ID]*entry{},
-		subURI: map[SubID]string{},
-		subs:   map[string][]SubID{},
+		host:      host,
+		resources: list{byKey: map[string]*entry{}},
+		templates: list{byKey: map[string]*entry{}},
+		byID:      map[ID]*entry{},
+		subURI:    map[SubID]string{},
+		subs:      map[string][]SubID{},
+	}
+}
+
+// Watch adds a watcher, told of every dispatched push and list change after
+// the page's own listeners.
+func (r *Registry) Watch(w Watcher) { r.watchers = append(r.watchers, w) }
+
+// Unwatch removes a watcher.
+func (r *Registry) Unwatch(w Watcher) {
+	if i := slices.Index(r.watchers, w); i >= 0 {
+		r.watchers = slices.Delete(r.watchers, i, i+1)
+	}
+}
+
+func (r *Registry) listChanged() {
+	r.host.ListChanged()
+	for _, w := range r.watchers {
+		w.ListChanged()
 	}
 }
 
@@ -121,28 +165,33 @@ func New(host Host) *Registry {
 const DefaultMIMEType = "application/json"
 
 // Register validates d and registers it, replacing a registration of the
-// same uri in place: the old teardown runs first, the new registration starts
-// with no baseline, and the list keeps its order. It returns the new ID, or a
-// *ValidationError and changes nothing.
+// same uri (or uriTemplate) in place: the old teardown runs first, the new
+// registration starts with no baseline, and the list keeps its order. It
+// returns the new ID, or a *ValidationError and changes nothing.
 func (r *Registry) Register(d *Descriptor) (ID, error) {
 	if err := Validate(d); err != nil {
 		return 0, err
 	}
 	r.lastID++
-	e := &entry{id: r.lastID, uri: d.URI.Str, name: d.Name.Str, mimeType: DefaultMIMEType}
+	e := &entry{id: r.lastID, uri: d.URI.Str, name: d.Name.Str, mimeType: DefaultMIMEType, list: &r.resources}
+	if d.URITemplate.Present() {
+		e.uri, e.list = d.URITemplate.Str, &r.templates
+		e.template, _ = ParseTemplate(e.uri)
+	}
 	if d.MIMEType.Present() {
 		e.mimeType = d.MIMEType.Str
 	}
 	r.host.Bind(e.id)
-	old := r.byURI[e.uri]
-	r.byURI[e.uri] = e
+	l := e.list
+	old := l.byKey[e.uri]
+	l.byKey[e.uri] = e
 	r.byID[e.id] = e
 	if old != nil {
-		r.order[r.indexOf(old)] = e
+		l.order[l.indexOf(old)] = e
 		delete(r.byID, old.id)
 		r.retire(old)
 	} else {
-		r.order = append(r.order, e)
+		l.order = append(l.order, e)
 	}
 	if d.Subscribe.Present() {
 		r.subscribe(e)
@@ -152,7 +201,7 @@ func (r *Registry) Register(d *Descriptor) (ID, error) {
 	} else {
 		r.debug(`registered "` + e.uri + `"`)
 	}
-	r.host.ListChanged()
+	r.listChanged()
 	return e.id, nil
 }
 
@@ -190,48 +239,79 @@ func (r *Registry) Unregister(id ID) {
 	if e == nil {
 		return
 	}
+	l := e.list
 	delete(r.byID, id)
-	delete(r.byURI, e.uri)
-	i := r.indexOf(e)
-	r.order = slices.Delete(r.order, i, i+1)
-	subs := r.subs[e.uri]
-	delete(r.subs, e.uri)
-	for _, s := range subs {
-		delete(r.subURI, s)
-		r.host.EndSubscription(s)
+	delete(l.byKey, e.uri)
+	l.order = slices.Delete(l.order, l.indexOf(e), l.indexOf(e)+1)
+	if e.template == nil {
+		subs := r.subs[e.uri]
+		delete(r.subs, e.uri)
+		for _, s := range subs {
+			delete(r.subURI, s)
+			r.host.EndSubscription(s)
+		}
 	}
 	r.retire(e)
 	r.debug(`unregistered "` + e.uri + `"`)
-	r.host.ListChanged()
+	r.listChanged()
 }
 
-func (r *Registry) indexOf(e *entry) int {
-	for i, x := range r.order {
-		if x == e {
-			return i
+// Lookup returns the registration that serves uri: a concrete resource
+// first, then the first template, in registration order, that matches it,
+// with the template's parameters. It returns 0 when none does.
+func (r *Registry) Lookup(uri string) (ID, []Param) {
+	if e := r.resources.byKey[uri]; e != nil {
+		return e.id, nil
+	}
+	for _, e := range r.templates.order {
+		if p, ok := e.template.Match(uri); ok {
+			return e.id, p
 		}
 	}
-	panic("registry: registration missing from the list")
+	return 0, nil
 }
 
-// Lookup returns the current registration of uri, or 0.
-func (r *Registry) Lookup(uri string) ID {
-	if e := r.byURI[uri]; e != nil {
-		return e.id
+// Order appends the IDs of the concrete resources, or of the templates, in
+// list order, to dst.
+func (r *Registry) Order(dst []ID, templates bool) []ID {
+	l := &r.resources
+	if templates {
+		l = &r.templates
 	}
-	return 0
-}
-
-// Order appends the IDs of all registrations, in list order, to dst.
-func (r *Registry) Order(dst []ID) []ID {
-	for _, e := range r.order {
+	for _, e := range l.order {
 		dst = append(dst, e.id)
 	}
 	return dst
 }
 
-// Len returns the number of registrations.
-func (r *Registry) Len() int { return len(r.order) }
+// Len returns the number of concrete resources.
+func (r *Registry) Len() int { return len(r.resources.order) }
+
+// Info is what the MCP server lists of a registration.
+type Info struct {
+	ID       ID
+	URI      string // the uriTemplate of a template
+	Name     string
+	MIMEType string
+}
+
+// Infos appends the registrations of a list to dst.
+func (r *Registry) Infos(dst []Info, templates bool) []Info {
+	for _, id := range r.Order(nil, templates) {
+		e := r.byID[id]
+		dst = append(dst, Info{e.id, e.uri, e.name, e.mimeType})
+	}
+	return dst
+}
+
+// InfoOf returns the Info of a live registration.
+func (r *Registry) InfoOf(id ID) (Info, bool) {
+	e := r.byID[id]
+	if e == nil {
+		return Info{}, false
+	}
+	return Info{e.id, e.uri, e.name, e.mimeType}, true
+}
 
 // NotFoundMessage is the message of the NotFoundError for uri.
 func NotFoundMessage(uri string) string {
@@ -239,9 +319,9 @@ func NotFoundMessage(uri string) string {
 }
 
 // Subscribe adds a consumer subscription to the pushes of uri. It returns 0
-// when nothing is registered under uri.
+// when no concrete resource is registered under uri: templates are pull-only.
 func (r *Registry) Subscribe(uri string) SubID {
-	if r.byURI[uri] == nil {
+	if r.resources.byKey[uri] == nil {
 		return 0
 	}
 	r.lastSub++

@@ -34,6 +34,14 @@ func Validate(d *Descriptor) error {
 		return fieldError(key, id.Str, "uriTemplate", "must not be given together with \"uri\"")
 	}
 	bad := func(field, what string) error { return fieldError(key, id.Str, field, what) }
+	if key == "uriTemplate" {
+		if _, why := ParseTemplate(id.Str); why != "" {
+			return &ValidationError{registerPrefix + `"uriTemplate" ` + quote(id.Str) + " " + why}
+		}
+		if d.Subscribe.Present() {
+			return bad("subscribe", "is not supported with a uriTemplate: templates are read on demand; register a concrete uri to push it")
+		}
+	}
 	switch {
 	case !d.Name.Present():
 		return bad("name", "is required")

@@ -21,6 +21,12 @@ func appendField(b []byte, f Field) []byte {
 	case KindString:
 		b = appendU32(b, uint32(len(f.Str)))
 		b = append(b, f.Str...)
+	case KindBoolean:
+		if f.True {
+			b = append(b, 1)
+		} else {
+			b = append(b, 0)
+		}
 	case KindNumber:
 		u := math.Float64bits(f.Num)
 		b = appendU32(b, uint32(u))
@@ -133,7 +139,7 @@ func TestRegisterInvalidChangesNothing(t *testing.T) {
 	if _, err := h.r.Register(&d); err == nil || !strings.Contains(err.Error(), `"name" must not be empty`) {
 		t.Fatalf("err = %v", err)
 	}
-	if got := h.r.Lookup("state://cart"); got != id {
+	if got, _ := h.r.Lookup("state://cart"); got != id {
 		t.Errorf("after an invalid replacement the uri maps to %d, want the old %d", got, id)
 	}
 	if h.r.Len() != 1 || len(h.events("listchanged")) != 1 {

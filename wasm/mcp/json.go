@@ -1,0 +1,62 @@
+package mcp
+
+// The server writes its JSON with this small writer; the module does not use
+// encoding/json, which would add about 245 KB (brotli) to the .wasm. The
+// browser parses what the server writes (JSON.parse, in the loader), and the
+// loader extracts the fields of incoming messages that the server reads
+// (message.go): no JSON parser is needed in Go.
+
+// writer builds JSON text.
+type writer struct{ b []byte }
+
+func (w *writer) raw(s string) *writer { w.b = append(w.b, s...); return w }
+
+// str writes s as a JSON string literal.
+func (w *writer) str(s string) *writer {
+	const hex = "0123456789abcdef"
+	w.b = append(w.b, '"')
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '"' || c == '\\':
+			w.b = append(w.b, '\\', c)
+		case c == '\n':
+			w.b = append(w.b, '\\', 'n')
+		case c < 0x20:
+			w.b = append(w.b, '\\', 'u', '0', '0', hex[c>>4], hex[c&15])
+		default:
+			w.b = append(w.b, c)
+		}
+	}
+	w.b = append(w.b, '"')
+	return w
+}
+
+// key writes "k": after a comma when the object already has members.
+func (w *writer) key(k string) *writer {
+	if n := len(w.b); n > 0 && w.b[n-1] != '{' {
+		w.b = append(w.b, ',')
+	}
+	return w.str(k).raw(":")
+}
+
+func (w *writer) int(n int) *writer {
+	if n < 0 {
+		w.b = append(w.b, '-')
+		n = -n
+	}
+	var d [20]byte
+	i := len(d)
+	for {
+		i--
+		d[i] = byte('0' + n%10)
+		n /= 10
+		if n == 0 {
+			break
+		}
+	}
+	w.b = append(w.b, d[i:]...)
+	return w
+}
+
+func (w *writer) String() string { return string(w.b) }

@@ -1,0 +1,562 @@
+// Package mcp serves the registry as a Model Context Protocol resource server
+// over the MCP-B tab transport: JSON-RPC 2.0 in {channel, type: "mcp",
+// direction, payload} envelopes on window.postMessage.
+//
+// It speaks revision 2025-11-25 (initialize, resources/subscribe) and, chosen
+// per request by _meta["io.modelcontextprotocol/protocolVersion"], revision
+// 2026-07-28 (no handshake, server/discover, subscriptions/listen, resultType
+// and cache hints on results). Like the registry, it is plain Go: the page's
+// values never enter it. A read asks the [Host] to prepare the value, and the
+// response names the value's handle so that the host inserts the content as it
+// posts the message.
+//
+// # Security
+//
+// A message is answered only when it comes from the page's own window and
+// from an allowed origin (by default the page's origin). Anything else is
+// dropped without an answer. Malformed messages from an allowed sender get a
+// JSON-RPC error and change nothing.
+package mcp
+
+import (
+	"modelcontext/wasm/registry"
+)
+
+// Revisions this server speaks.
+const (
+	Legacy = "2025-11-25"
+	Modern = "2026-07-28"
+)
+
+// legacyVersions are the handshake revisions answered with themselves.
+var legacyVersions = []string{"2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"}
+
+// Version is the module version reported as serverInfo.
+const Version = "0.3.0"
+
+// JSON-RPC and MCP error codes.
+const (
+	codeParse              = -32700
+	codeInvalidRequest     = -32600
+	codeMethodNotFound     = -32601
+	codeInvalidParams      = -32602
+	codeInternal           = -32603
+	codeUnsupportedVersion = -32022
+)
+
+// Attachment says what the host inserts into a posted message.
+type Attachment int32
+
+const (
+	AttachNone      Attachment = iota
+	AttachResources            // result.resources: the registrations whose IDs are in the list buffer
+	AttachTemplates            // result.resourceTemplates, likewise
+	AttachText                 // result.contents[0].text: the prepared value as text
+	AttachBlob                 // result.contents[0].blob: the prepared bytes in base64
+)
+
+// MIMEClass tells the host how to prepare a value for a read.
+type MIMEClass int32
+
+const (
+	MIMEOther MIMEClass = iota // binary stays binary; other values become JSON text
+	MIMEText                   // text/*, JavaScript, YAML, XML: bytes that are valid UTF-8 become text
+	MIMEJSON                   // JSON: every non-binary value, strings included, becomes JSON text
+)
+
+// ValueKind is what the host prepared for a read.
+type ValueKind int32
+
+const (
+	ValueFailed ValueKind = iota // get threw or rejected, or the value cannot be encoded
+	ValueText                    // text, ready to send
+	ValueBytes                   // binary
+)
+
+// Host is what the server needs from the page.
+type Host interface {
+	// Post posts msg (JSON text) on the server's channel, inserting the
+	// attachment: for lists, the IDs are ids; for contents, v is the handle
+	// of the prepared value.
+	Post(server int32, msg string, attach Attachment, ids []registry.ID, v registry.Value)
+	// Read calls the getter of id (with the template parameters, a JSON
+	// object, or "") and prepares its value by class; it then calls
+	// Server.ReadDone with req.
+	Read(server, req int32, id registry.ID, params string, class MIMEClass)
+	Release(v registry.Value)
+}
+
+// Options configure a server; ParseOptions reads them from serveMCP's
+// argument.
+type Options struct {
+	Channel        string
+	AllowedOrigins []string // "*" allows any origin
+	PageSize       int
+	MaxBytes       int
+}
+
+// Server is one MCP server on one channel.
+type Server struct {
+	id   int32
+	host Host
+	reg  *registry.Registry
+	opt  Options
+
+	initialized bool            // a 2025-11-25 client completed the handshake
+	subs        map[string]bool // 2025-11-25 resources/subscribe
+	listens     []*listen       // 2026-07-28 subscriptions/listen streams
+	reads       map[int32]read  // reads waiting for their value
+	lastRead    int32
+}
+
+type listen struct {
+	id          string // the raw JSON id of the listen request
+	listChanged bool
+	uris        map[string]bool
+}
+
+type read struct {
+	rpcID    string
+	modern   bool
+	uri      string
+	mimeType string
+	class    MIMEClass
+}
+
+// New starts a server and announces it.
+func New(id int32, host Host, reg *registry.Registry, opt Options) *Server {
+	if opt.PageSize <= 0 {
+		opt.PageSize = 50
+	}
+	if opt.MaxBytes <= 0 {
+		opt.MaxBytes = 25 << 20
+	}
+	s := &Server{id: id, host: host, reg: reg, opt: opt, subs: map[string]bool{}, reads: map[int32]read{}}
+	reg.Watch(s)
+	s.post(`"mcp-server-ready"`)
+	return s
+}
+
+// Stop ends the listen streams gracefully, forgets every subscription and
+// announces that the server stopped.
+func (s *Server) Stop() {
+	s.reg.Unwatch(s)
+	for _, l := range s.listens {
+		w := &writer{}
+		w.raw(`{"jsonrpc":"2.0","id":`).raw(l.id).raw(`,"result":{"resultType":"complete","_meta":{"io.modelcontextprotocol/subscriptionId":`).raw(l.id).raw(`}}}`)
+		s.post(w.String())
+	}
+	s.listens, s.subs, s.initialized = nil, map[string]bool{}, false
+	clear(s.reads)
+	s.post(`"mcp-server-stopped"`)
+}
+
+func (s *Server) post(msg string) { s.host.Post(s.id, msg, AttachNone, nil, 0) }
+
+// allowed reports whether origin may talk to the server.
+func (s *Server) allowed(origin string) bool {
+	for _, o := range s.opt.AllowedOrigins {
+		if o == "*" || o == origin {
+			return true
+		}
+	}
+	return false
+}
+
+// Handle takes one client-to-server message that arrived from origin;
+// sameWindow tells whether its source is the page's own window.
+func (s *Server) Handle(origin string, sameWindow bool, m Message) {
+	if !sameWindow || !s.allowed(origin) {
+		return
+	}
+	switch m.Payload.Kind {
+	case registry.KindString:
+		if m.Payload.Str == "mcp-check-ready" {
+			s.post(`"mcp-server-ready"`)
+		}
+		return
+	case registry.KindObject:
+	default:
+		s.fail("null", false, codeInvalidRequest, "Invalid Request: a JSON-RPC message is an object", "")
+		return
+	}
+	if m.Method.Kind == registry.KindUndefined && (m.Result.Present() || m.Error.Present()) {
+		return // a response: this server sends no requests
+	}
+	hasID := m.ID.Present()
+	id := idText(m.ID, m.IDJSON.Str)
+	if m.JSONRPC.Str != "2.0" || m.Method.Kind != registry.KindString || hasID && id == "null" {
+		if hasID {
+			s.fail(id, false, codeInvalidRequest, `Invalid Request: expected {"jsonrpc": "2.0", "method": string, "id"?: string or number}`, "")
+		}
+		return
+	}
+	if m.Params.Present() && m.Params.Kind != registry.KindObject {
+		if hasID {
+			s.fail(id, false, codeInvalidParams, "Invalid params: params must be an object", "")
+		}
+		return
+	}
+	if !hasID {
+		s.notification(m)
+		return
+	}
+	modern := m.MetaVersion.Present()
+	switch {
+	case modern && m.MetaVersion.Kind != registry.KindString:
+		s.fail(id, true, codeInvalidParams, `Invalid params: _meta["io.modelcontextprotocol/protocolVersion"] must be a string`, "")
+	case modern && m.MetaVersion.Str != Modern:
+		w := &writer{}
+		w.raw(`{"supported":["` + Modern + `","` + Legacy + `"],"requested":`).str(m.MetaVersion.Str).raw("}")
+		s.fail(id, false, codeUnsupportedVersion, "Unsupported protocol version", w.String())
+	case modern && m.MetaCapabilities.Kind != registry.KindObject:
+		s.fail(id, true, codeInvalidParams, `Invalid params: _meta["io.modelcontextprotocol/clientCapabilities"] is required`, "")
+	default:
+		s.request(id, m.Method.Str, m, modern)
+	}
+}
+
+// idText is the JSON text that echoes a request id, or "null" for an id
+// that is neither a string nor a number. A number is echoed as the loader
+// wrote it (JSON.stringify), once checked to be a number.
+func idText(id registry.Field, text string) string {
+	switch id.Kind {
+	case registry.KindString:
+		return (&writer{}).str(id.Str).String()
+	case registry.KindNumber:
+		for i := 0; i < len(text); i++ {
+			if c := text[i]; !('0' <= c && c <= '9' || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E') {
+				return "null"
+			}
+		}
+		if text != "" {
+			return text
+		}
+	}
+	return "null"
+}
+
+func (s *Server) notification(m Message) {
+	switch m.Method.Str {
+	case "notifications/initialized":
+		s.initialized = true
+	case "notifications/cancelled":
+		for i, l := range s.listens {
+			if m.RequestID.Kind == registry.KindString && l.id == m.RequestID.Str {
+				s.listens = append(s.listens[:i:i], s.listens[i+1:]...)
+				break
+			}
+		}
+	}
+}
+
+func (s *Server) request(id, method string, m Message, modern bool) {
+	switch {
+	case method == "resources/list":
+		s.list(id, m, modern, false)
+	case method == "resources/templates/list":
+		s.list(id, m, modern, true)
+	case method == "resources/read":
+		s.read(id, m, modern)
+	case method == "initialize" && !modern:
+		s.initialize(id, m)
+	case method == "ping" && !modern:
+		s.result(id, false, "", "{}")
+	case method == "resources/subscribe" && !modern, method == "resources/unsubscribe" && !modern:
+		uri := m.URI
+		if uri.Kind != registry.KindString {
+			s.fail(id, false, codeInvalidParams, `Invalid params: "uri" must be a string`, "")
+			return
+		}
+		if method == "resources/unsubscribe" {
+			delete(s.subs, uri.Str)
+		} else if rid, _ := s.reg.Lookup(uri.Str); rid == 0 {
+			s.notFound(id, false, uri)
+			return
+		} else {
+			s.subs[uri.Str] = true
+		}
+		s.result(id, false, "", "{}")
+	case method == "server/discover" && modern:
+		s.discover(id)
+	case method == "subscriptions/listen" && modern:
+		s.listen(id, m)
+	default:
+		s.fail(id, modern, codeMethodNotFound, "Method not found: "+method, "")
+	}
+}
+
+func (s *Server) initialize(id string, m Message) {
+	v := m.ProtocolVersion.Str
+	version := Legacy
+	for _, known := range legacyVersions {
+		if v == known {
+			version = v
+		}
+	}
+	// A new handshake is a new client: the previous one's subscriptions end.
+	s.subs = map[string]bool{}
+	s.initialized = false
+	w := &writer{}
+	w.raw(`{"protocolVersion":`).str(version).
+		raw(`,"capabilities":{"resources":{"subscribe":true,"listChanged":true}},"serverInfo":`)
+	serverInfo(w)
+	w.raw(`,"instructions":"Live resources of this page: list them, read them, and subscribe to follow their changes."}`)
+	s.result(id, false, "", w.String())
+}
+
+func serverInfo(w *writer) {
+	w.raw(`{"name":"modelcontext","version":"` + Version + `"}`)
+}
+
+func (s *Server) discover(id string) {
+	w := &writer{}
+	w.raw(`{"supportedVersions":["` + Modern + `","` + Legacy + `"],"capabilities":{"resources":{"subscribe":true,"listChanged":true}},"serverInfo":`)
+	serverInfo(w)
+	s.result(id, true, "cache", w.raw("}").String())
+}
+
+// list answers resources/list or resources/templates/list, one page at a
+// time. A cursor is the decimal offset of the page it starts.
+func (s *Server) list(id string, m Message, modern, templates bool) {
+	ids := s.reg.Order(nil, templates)
+	offset := 0
+	if c := m.Cursor; c.Present() {
+		n, ok := atoi(c.Str)
+		if c.Kind != registry.KindString || !ok || n > len(ids) {
+			s.fail(id, modern, codeInvalidParams, "Invalid params: unknown cursor", "")
+			return
+		}
+		offset = n
+	}
+	end := min(offset+s.opt.PageSize, len(ids))
+	w := &writer{}
+	w.raw("{")
+	if end < len(ids) {
+		w.key("nextCursor").str(itoa(end))
+	}
+	attach := AttachResources
+	if templates {
+		attach = AttachTemplates
+	}
+	s.respond(id, modern, "cache", w.String(), attach, ids[offset:end], 0)
+}
+
+func (s *Server) read(id string, m Message, modern bool) {
+	uri := m.URI
+	if uri.Kind != registry.KindString {
+		s.fail(id, modern, codeInvalidParams, `Invalid params: "uri" must be a string`, "")
+		return
+	}
+	rid, ps := s.reg.Lookup(uri.Str)
+	info, ok := s.reg.InfoOf(rid)
+	if !ok {
+		s.notFound(id, modern, uri)
+		return
+	}
+	class := Classify(info.MIMEType)
+	s.lastRead++
+	s.reads[s.lastRead] = read{rpcID: id, modern: modern, uri: uri.Str, mimeType: info.MIMEType, class: class}
+	s.host.Read(s.id, s.lastRead, rid, ParamsJSON(ps), class)
+}
+
+// ParamsJSON renders template parameters as a JSON object, or "" for none.
+func ParamsJSON(ps []registry.Param) string {
+	if ps == nil {
+		return ""
+	}
+	w := &writer{}
+	w.raw("{")
+	for _, p := range ps {
+		w.key(p.Name).str(p.Value)
+	}
+	return w.raw("}").String()
+}
+
+// ReadDone finishes read req with the value the host prepared: its handle,
+// kind and size in bytes; for bytes, whether they are valid UTF-8; for a
+// failure, the error's message.
+func (s *Server) ReadDone(req int32, kind ValueKind, v registry.Value, size int, utf8 bool, errMsg string) {
+	r, ok := s.reads[req]
+	if !ok { // the server stopped meanwhile
+		s.host.Release(v)
+		return
+	}
+	delete(s.reads, req)
+	switch {
+	case kind == ValueFailed:
+		s.host.Release(v)
+		s.fail(r.rpcID, r.modern, codeInternal, "reading "+r.uri+" failed: "+errMsg, "")
+		return
+	case size > s.opt.MaxBytes:
+		s.host.Release(v)
+		s.fail(r.rpcID, r.modern, codeInternal, "reading "+r.uri+" failed: the value is "+itoa(size)+
+			" bytes, more than the limit of "+itoa(s.opt.MaxBytes)+" (serveMCP's maxBytes)", "")
+		return
+	}
+	attach := AttachText
+	if kind == ValueBytes && !(r.class != MIMEOther && utf8) {
+		attach = AttachBlob
+	}
+	w := &writer{}
+	w.raw(`{"contents":[{"uri":`).str(r.uri).raw(`,"mimeType":`).str(r.mimeType).raw("}]")
+	s.respond(r.rpcID, r.modern, "cache", w.String(), attach, nil, v)
+}
+
+// listen starts a 2026-07-28 subscription stream: the acknowledgement first,
+// then notifications tagged with the request's id; no response until the
+// server stops.
+func (s *Server) listen(id string, m Message) {
+	if m.Notifications.Kind != registry.KindObject {
+		s.fail(id, true, codeInvalidParams, `Invalid params: "notifications" must be an object`, "")
+		return
+	}
+	l := &listen{id: id, uris: map[string]bool{}}
+	l.listChanged = m.ListChanged.True
+	w := &writer{}
+	w.raw(`{"jsonrpc":"2.0","method":"notifications/subscriptions/acknowledged","params":{"_meta":{"io.modelcontextprotocol/subscriptionId":`).raw(id).raw(`},"notifications":{`)
+	if l.listChanged {
+		w.key("resourcesListChanged").raw("true")
+	}
+	if subs := m.Subscriptions; subs.Kind == registry.KindArray {
+		w.key("resourceSubscriptions").raw("[")
+		n := 0
+		for _, u := range subs.Items {
+			if u.Kind == registry.KindString && !l.uris[u.Str] {
+				if n > 0 {
+					w.raw(",")
+				}
+				w.str(u.Str)
+				l.uris[u.Str] = true
+				n++
+			}
+		}
+		w.raw("]")
+	}
+	s.listens = append(s.listens, l)
+	s.post(w.raw("}}}").String())
+}
+
+// Dispatched sends notifications/resources/updated to the subscribers of uri.
+func (s *Server) Dispatched(uri string) {
+	if s.subs[uri] {
+		w := &writer{}
+		s.post(w.raw(`{"jsonrpc":"2.0","method":"notifications/resources/updated","params":{"uri":`).str(uri).raw("}}").String())
+	}
+	for _, l := range s.listens {
+		if l.uris[uri] {
+			w := &writer{}
+			w.raw(`{"jsonrpc":"2.0","method":"notifications/resources/updated","params":{"_meta":{"io.modelcontextprotocol/subscriptionId":`).raw(l.id).raw(`},"uri":`).str(uri).raw("}}")
+			s.post(w.String())
+		}
+	}
+}
+
+// ListChanged sends notifications/resources/list_changed to initialized
+// clients and to listen streams that asked for it.
+func (s *Server) ListChanged() {
+	if s.initialized {
+		s.post(`{"jsonrpc":"2.0","method":"notifications/resources/list_changed"}`)
+	}
+	for _, l := range s.listens {
+		if l.listChanged {
+			s.post(`{"jsonrpc":"2.0","method":"notifications/resources/list_changed","params":{"_meta":{"io.modelcontextprotocol/subscriptionId":` + l.id + `}}}`)
+		}
+	}
+}
+
+// result answers a request with a result object.
+func (s *Server) result(id string, modern bool, cache, obj string) {
+	s.respond(id, modern, cache, obj[:len(obj)-1], AttachNone, nil, 0)
+}
+
+// respond posts a result whose members so far are open (an object's text
+// without its closing brace), adding the 2026-07-28 members when modern.
+func (s *Server) respond(id string, modern bool, cache, open string, attach Attachment, ids []registry.ID, v registry.Value) {
+	w := &writer{}
+	w.raw(`{"jsonrpc":"2.0","id":`).raw(id).raw(`,"result":`).raw(open)
+	if modern {
+		w.key("resultType").str("complete")
+		if cache != "" {
+			// Live state: stale at once, and specific to this page's visitor.
+			w.key("ttlMs").raw("0").key("cacheScope").str("private")
+		}
+		w.key("_meta").raw(`{"io.modelcontextprotocol/serverInfo":`)
+		serverInfo(w)
+		w.raw("}")
+	}
+	w.raw("}}")
+	s.host.Post(s.id, w.String(), attach, ids, v)
+}
+
+func (s *Server) notFound(id string, modern bool, uri registry.Field) {
+	w := &writer{}
+	s.fail(id, modern, codeInvalidParams, "Resource not found: "+uri.Str, w.raw(`{"uri":`).str(uri.Str).raw("}").String())
+}
+
+// fail answers a request with an error; data is JSON text or "".
+func (s *Server) fail(id string, modern bool, code int, msg, data string) {
+	w := &writer{}
+	w.raw(`{"jsonrpc":"2.0","id":`).raw(id).raw(`,"error":{"code":`).int(code).raw(`,"message":`).str(msg)
+	if data != "" {
+		w.raw(`,"data":`).raw(data)
+	}
+	s.post(w.raw("}}").String())
+}
+
+// Classify sorts a MIME type: JSON (application/json, *+json), other text
+// (text/*, JavaScript, XML, YAML), or anything else.
+func Classify(mime string) MIMEClass {
+	m := mime
+	for i := 0; i < len(m); i++ {
+		if m[i] == ';' {
+			m = m[:i]
+			break
+		}
+	}
+	m = trimLower(m)
+	switch {
+	case m == "application/json" || hasSuffix(m, "+json"):
+		return MIMEJSON
+	case hasPrefix(m, "text/"), hasSuffix(m, "+xml"), m == "application/xml",
+		m == "application/javascript", m == "application/ecmascript", m == "application/x-javascript",
+		m == "application/yaml", m == "application/x-yaml":
+		return MIMEText
+	}
+	return MIMEOther
+}
+
+func hasPrefix(s, p string) bool { return len(s) >= len(p) && s[:len(p)] == p }
+func hasSuffix(s, p string) bool { return len(s) >= len(p) && s[len(s)-len(p):] == p }
+
+func trimLower(s string) string {
+	for len(s) > 0 && s[0] == ' ' {
+		s = s[1:]
+	}
+	for len(s) > 0 && s[len(s)-1] == ' ' {
+		s = s[:len(s)-1]
+	}
+	b := []byte(s)
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return string(b)
+}
+
+func itoa(n int) string { return (&writer{}).int(n).String() }
+
+func atoi(s string) (int, bool) {
+	if s == "" || len(s) > 9 {
+		return 0, false
+	}
+	n := 0
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return 0, false
+		}
+		n = n*10 + int(s[i]-'0')
+	}
+	return n, true
+}
