@@ -1,0 +1,530 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+
+	"modelcontext/wasm/internal/browsertest"
+)
+
+func TestMain(m *testing.M) { os.Exit(browsertest.Main(m, nil)) }
+
+// demoDist is the folder the demo test serves at /static/: the real build in
+// <repo>/dist unless $DEMO_DIST names another folder holding a
+// modelcontext.js (for example one holding the plain-JavaScript reference).
+func demoDist(t *testing.T) string {
+	t.Helper()
+	dist := filepath.Join(browsertest.RepoRoot(), "dist")
+	if d := os.Getenv("DEMO_DIST"); d != "" {
+		dist = d
+	}
+	if _, err := os.Stat(filepath.Join(dist, "modelcontext.js")); err != nil {
+		t.Fatalf("%s not found: run `make build` first (the demo test drives the built module)", filepath.Join(dist, "modelcontext.js"))
+	}
+	return dist
+}
+
+// startDemo runs the serve command as `serve -addr 127.0.0.1:0 -demo <demo>
+// -dist <dist>` and returns the URL it printed. The server is shut down, and
+// run must return nil, when the test ends.
+func startDemo(t *testing.T, demoDir, distDir string) string {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	pr, pw := io.Pipe()
+	done := make(chan error, 1)
+	go func() {
+		err := run(ctx, []string{"-addr", "127.0.0.1:0", "-demo", demoDir, "-dist", distDir}, pw)
+		pw.Close()
+		done <- err
+	}()
+	line, readErr := bufio.NewReader(pr).ReadString('\n')
+	go io.Copy(io.Discard, pr)
+	if readErr != nil {
+		cancel()
+		t.Fatalf("serve printed no address (%v); run returned: %v", readErr, <-done)
+	}
+	t.Cleanup(func() {
+		cancel()
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Errorf("serve: run returned %v after shutdown", err)
+			}
+		case <-time.After(10 * time.Second):
+			t.Errorf("serve: run did not return within 10s of cancel")
+		}
+	})
+	url, ok := strings.CutPrefix(strings.TrimSpace(line), "demo: ")
+	if !ok || !strings.HasPrefix(url, "http://127.0.0.1:") || !strings.HasSuffix(url, "/") {
+		t.Fatalf("serve printed %q, want \"demo: http://127.0.0.1:<port>/\"", line)
+	}
+	return url
+}
+
+// counts is what the panel shows for one uri: pushes dispatched and
+// suppressed.
+type counts struct {
+	D int `json:"d"`
+	S int `json:"s"`
+}
+
+// panelState is what the test reads off the agent panel.
+type panelState struct {
+	Status    string            `json:"status"`
+	URIs      []string          `json:"uris"`      // resource list, in order
+	Counters  map[string]counts `json:"counters"`  // per-resource counters (data-dispatched / data-suppressed)
+	Log       map[string]counts `json:"log"`       // push-log rows per uri and kind
+	Totals    counts            `json:"totals"`    // the two totals in the log's header
+	Events    map[string]int    `json:"events"`    // resourceupdated events seen by the test's own listener
+	Path      string            `json:"path"`      // location.pathname
+	ValueText map[string]string `json:"valueText"` // text of each resource's read-out, if open
+}
+
+const readPanel = `(() => {
+  const counters = {}, log = {}, valueText = {};
+  const uris = [];
+  for (const li of document.querySelectorAll('#resource-list > li.res')) {
+    uris.push(li.dataset.uri);
+    counters[li.dataset.uri] = { d: Number(li.dataset.dispatched), s: Number(li.dataset.suppressed) };
+    const read = li.querySelector('.res-read');
+    if (read && !read.hidden) valueText[li.dataset.uri] = li.querySelector('.res-value').textContent;
+  }
+  const rows = document.querySelectorAll('#push-log > li.push');
+  for (const row of rows) {
+    const c = log[row.dataset.uri] || (log[row.dataset.uri] = { d: 0, s: 0 });
+    if (row.dataset.kind === 'dispatched') c.d++; else if (row.dataset.kind === 'suppressed') c.s++;
+  }
+  return {
+    status: document.querySelector('#agent-status').dataset.state,
+    uris, counters, log, valueText,
+    totals: { d: Number(document.querySelector('#total-dispatched').textContent), s: Number(document.querySelector('#total-suppressed').textContent) },
+    events: Object.fromEntries(window.__demoTestEvents || []),
+    path: location.pathname,
+  };
+})()`
+
+// listenEvents counts resourceupdated events per uri independently of the
+// panel, as a cross-check.
+const listenEvents = `(() => {
+  const seen = new Map();
+  window.__demoTestEvents = seen;
+  document.modelContext.addEventListener('resourceupdated', (e) => seen.set(e.detail.uri, (seen.get(e.detail.uri) || 0) + 1));
+  return true;
+})()`
+
+// demoVisit drives the demo page and keeps the expected panel state in step.
+type demoVisit struct {
+	t    *testing.T
+	tab  *browsertest.Tab
+	want map[string]counts
+	uris []string
+	dir  string // screenshot folder when $DEMO_SCREENSHOT_DIR is unset
+}
+
+func (v *demoVisit) run(step string, actions ...chromedp.Action) {
+	v.t.Helper()
+	ctx, cancel := context.WithTimeout(v.tab.Ctx, 15*time.Second)
+	defer cancel()
+	if err := chromedp.Run(ctx, actions...); err != nil {
+		v.t.Fatalf("%s: %v\n%s", step, err, v.tab.ConsoleText())
+	}
+}
+
+func (v *demoVisit) read() panelState {
+	v.t.Helper()
+	var s panelState
+	v.tab.Eval(readPanel, &s)
+	return s
+}
+
+// expect waits until the panel shows exactly v.want (the per-resource
+// counters, the push-log rows, the totals, and the test's own event count),
+// then checks that it stays there: no push arrives late.
+func (v *demoVisit) expect(step string) panelState {
+	v.t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	var s panelState
+	for {
+		s = v.read()
+		if v.mismatch(s) == "" {
+			break
+		}
+		if time.Now().After(deadline) {
+			v.t.Fatalf("after %s the panel does not show the expected pushes:\n%s\n%s", step, v.mismatch(s), v.tab.ConsoleText())
+		}
+		time.Sleep(25 * time.Millisecond)
+	}
+	time.Sleep(150 * time.Millisecond)
+	s = v.read()
+	if m := v.mismatch(s); m != "" {
+		v.t.Fatalf("after %s the panel changed again:\n%s\n%s", step, m, v.tab.ConsoleText())
+	}
+	return s
+}
+
+func (v *demoVisit) mismatch(s panelState) string {
+	var b strings.Builder
+	if !slices.Equal(s.URIs, v.uris) {
+		fmt.Fprintf(&b, "  resource list: got %q, want %q\n", s.URIs, v.uris)
+	}
+	var total counts
+	for _, uri := range sortedKeys(v.want, s.Counters, s.Log) {
+		w := v.want[uri]
+		total.D += w.D
+		total.S += w.S
+		if got := s.Counters[uri]; got != w {
+			fmt.Fprintf(&b, "  counters of %s: got %d dispatched / %d suppressed, want %d / %d\n", uri, got.D, got.S, w.D, w.S)
+		}
+		if got := s.Log[uri]; got != w {
+			fmt.Fprintf(&b, "  push-log rows of %s: got %d dispatched / %d suppressed, want %d / %d\n", uri, got.D, got.S, w.D, w.S)
+		}
+		if got := s.Events[uri]; got != w.D {
+			fmt.Fprintf(&b, "  resourceupdated events for %s: got %d, want %d\n", uri, got, w.D)
+		}
+	}
+	if s.Totals != total {
+		fmt.Fprintf(&b, "  totals: got %d dispatched / %d suppressed, want %d / %d\n", s.Totals.D, s.Totals.S, total.D, total.S)
+	}
+	return b.String()
+}
+
+// screenshot saves the viewport as a PNG in $DEMO_SCREENSHOT_DIR, or in the
+// test's temporary folder, and logs its path.
+func (v *demoVisit) screenshot(name string) {
+	v.t.Helper()
+	var png []byte
+	v.run("screenshot "+name, chromedp.CaptureScreenshot(&png))
+	dir := os.Getenv("DEMO_SCREENSHOT_DIR")
+	if dir == "" {
+		if v.dir == "" {
+			v.dir = v.t.TempDir()
+		}
+		dir = v.dir
+	} else if err := os.MkdirAll(dir, 0o755); err != nil {
+		v.t.Fatal(err)
+	}
+	file := filepath.Join(dir, name)
+	if err := os.WriteFile(file, png, 0o644); err != nil {
+		v.t.Fatal(err)
+	}
+	v.t.Logf("screenshot: %s", file)
+}
+
+func (v *demoVisit) add(uri string, dispatched, suppressed int) {
+	c := v.want[uri]
+	c.D += dispatched
+	c.S += suppressed
+	v.want[uri] = c
+}
+
+const (
+	pageURI  = "state://page"
+	cartURI  = "state://cart"
+	draftURI = "state://checkout-draft"
+)
+
+// TestDemoShop drives the demo shop like a visitor (cart, navigation, the
+// checkout form, an order whose status changes on a timer) and checks that
+// the agent panel shows exactly the pushes the contract promises: every
+// change dispatched once, every unchanged value suppressed and counted.
+func TestDemoShop(t *testing.T) {
+	demoDir := filepath.Join(browsertest.RepoRoot(), "demo")
+	base := startDemo(t, demoDir, demoDist(t))
+	tab := browsertest.NewTab(t)
+	v := &demoVisit{t: t, tab: tab, want: map[string]counts{}}
+
+	// ?tick=150: the order "server" answers every 150 ms instead of 3 s.
+	v.run("set viewport", chromedp.EmulateViewport(1280, 900))
+	tab.Navigate(base + "?tick=150")
+	tab.Eval(`document.modelContext.ready.then(() => true)`, nil)
+	tab.Eval(listenEvents, nil)
+	v.uris = []string{pageURI, cartURI, draftURI}
+	if s := v.expect("loading the page"); s.Status != "ready" {
+		t.Fatalf("panel status = %q, want ready", s.Status)
+	}
+
+	// Cart: every click changes the cart, so every click is one push.
+	v.run("add a mug", chromedp.Click(`#product-MUG-STONE [data-action="add-to-cart"]`, chromedp.ByQuery))
+	v.add(cartURI, 1, 0)
+	v.expect("adding a mug")
+	v.run("add a second mug", chromedp.Click(`#product-MUG-STONE [data-action="increase"]`, chromedp.ByQuery))
+	v.add(cartURI, 1, 0)
+	v.run("add a candle", chromedp.Click(`#product-CANDLE-BEES [data-action="add-to-cart"]`, chromedp.ByQuery))
+	v.add(cartURI, 1, 0)
+	v.expect("adding a second mug and a candle")
+
+	// Navigation: a new route is a push; clicking the link of the page the
+	// visitor is on is a navigation that changes nothing, so it is suppressed.
+	v.run("go to the cart", chromedp.Click(`[data-nav="cart"]`, chromedp.ByQuery))
+	v.add(pageURI, 1, 0)
+	if s := v.expect("going to the cart"); s.Path != "/cart" {
+		t.Fatalf("path = %q, want /cart", s.Path)
+	}
+	v.run("click Cart again", chromedp.Click(`[data-nav="cart"]`, chromedp.ByQuery))
+	v.add(pageURI, 0, 1)
+	v.expect("clicking Cart while on the cart")
+
+	v.run("remove one mug", chromedp.Click(`.cart-line[data-sku="MUG-STONE"] [data-action="decrease"]`, chromedp.ByQuery))
+	v.add(cartURI, 1, 0)
+	v.expect("removing one mug in the cart")
+
+	v.run("go to checkout", chromedp.Click(`[data-nav="checkout"]`, chromedp.ByQuery))
+	v.add(pageURI, 1, 0)
+	v.expect("going to checkout")
+
+	// The checkout draft is trimmed and its spaces collapsed: the space
+	// between "Ada" and "Lovelace" changes nothing until the "L" follows.
+	v.run("type the name", chromedp.SendKeys(`#f-name`, "Ada Lovelace", chromedp.ByQuery))
+	v.add(draftURI, 11, 1)
+	v.expect(`typing "Ada Lovelace"`)
+	// A trailing space, then deleting it: two input events, no change.
+	v.run("type a trailing space", chromedp.SendKeys(`#f-name`, kb.End+" ", chromedp.ByQuery))
+	v.add(draftURI, 0, 1)
+	v.expect("typing a trailing space")
+	v.run("delete the trailing space", chromedp.SendKeys(`#f-name`, kb.Backspace, chromedp.ByQuery))
+	v.add(draftURI, 0, 1)
+	v.expect("deleting the trailing space")
+
+	// A character typed and deleted is A→B→A: both edits are real changes
+	// relative to the last dispatched draft, so both are dispatched (§3.1).
+	v.run("type a digit", chromedp.SendKeys(`#f-postcode`, "9", chromedp.ByQuery))
+	v.run("delete it", chromedp.SendKeys(`#f-postcode`, kb.Backspace, chromedp.ByQuery))
+	v.add(draftURI, 2, 0)
+	v.expect("typing a postcode digit and deleting it")
+
+	// "1017 ab": the space is suppressed until "a" follows; the letters are
+	// upper-cased by the draft.
+	v.run("type the postcode", chromedp.SendKeys(`#f-postcode`, "1017 ab", chromedp.ByQuery))
+	v.add(draftURI, 6, 1)
+	v.run("type the email", chromedp.SendKeys(`#f-email`, "ada@example.com", chromedp.ByQuery))
+	v.add(draftURI, 15, 0)
+	v.run("type the street", chromedp.SendKeys(`#f-street`, "Keizersgracht 1", chromedp.ByQuery))
+	v.add(draftURI, 14, 1)
+	v.run("type the city", chromedp.SendKeys(`#f-city`, "Amsterdam", chromedp.ByQuery))
+	v.add(draftURI, 9, 0)
+	v.expect("filling in the address")
+
+	v.run("choose express", chromedp.Click(`input[name="shipping"][value="express"]`, chromedp.ByQuery))
+	v.add(draftURI, 1, 0)
+	v.expect("choosing express delivery")
+	// Clicking the option that is already chosen fires no input event at all.
+	v.run("choose express again", chromedp.Click(`input[name="shipping"][value="express"]`, chromedp.ByQuery))
+	v.expect("choosing express delivery again")
+
+	v.screenshot("demo-checkout-1280.png")
+
+	var draft struct {
+		Name, Postcode, Street, Shipping string
+		Missing                          []string
+	}
+	tab.Eval(`document.modelContext.readResource('state://checkout-draft')`, &draft)
+	if draft.Name != "Ada Lovelace" || draft.Postcode != "1017 AB" || draft.Street != "Keizersgracht 1" || draft.Shipping != "express" || len(draft.Missing) != 0 {
+		t.Fatalf("readResource(checkout-draft) = %+v", draft)
+	}
+
+	// Placing the order: a new resource for the order, the cart emptied, the
+	// form reset, and a navigation to the order page.
+	v.run("place the order", chromedp.Click(`#place-order`, chromedp.ByQuery))
+	orderURI := "state://order/FH-1042"
+	v.uris = append(v.uris, orderURI)
+	v.add(cartURI, 1, 0)
+	v.add(draftURI, 1, 0)
+	v.add(pageURI, 1, 0)
+	// The order service is polled on a timer; each poll pushes, and the polls
+	// that report the status the last one did are suppressed:
+	// placed, packed, (packed), shipped, (shipped), out_for_delivery, delivered.
+	v.add(orderURI, 5, 2)
+	s := v.expect("placing the order and waiting for delivery")
+	if s.Path != "/order/FH-1042" {
+		t.Fatalf("path = %q, want /order/FH-1042", s.Path)
+	}
+	var status string
+	tab.Eval(`document.querySelector('#order-status').dataset.status`, &status)
+	if status != "delivered" {
+		t.Fatalf("order page status = %q, want delivered", status)
+	}
+
+	// The browser's back button is a navigation too (popstate), and so is forward.
+	tab.Eval(`history.back(), true`, nil)
+	v.add(pageURI, 1, 0)
+	if s := v.expect("going back"); s.Path != "/checkout" {
+		t.Fatalf("path after back = %q, want /checkout", s.Path)
+	}
+	tab.Eval(`history.forward(), true`, nil)
+	v.add(pageURI, 1, 0)
+	v.expect("going forward")
+
+	// Read buttons: readResource's value shown in the panel.
+	v.run("read the cart", chromedp.Click(`#resource-list li[data-uri="state://cart"] [data-action="read"]`, chromedp.ByQuery))
+	v.run("read the order", chromedp.Click(`#resource-list li[data-uri="state://order/FH-1042"] [data-action="read"]`, chromedp.ByQuery))
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		s = v.read()
+		cart, order := s.ValueText[cartURI], s.ValueText[orderURI]
+		if strings.Contains(cart, `"count": 0`) && strings.Contains(order, `"status": "delivered"`) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("Read did not show the values:\ncart: %s\norder: %s", cart, order)
+		}
+		time.Sleep(25 * time.Millisecond)
+	}
+	s = v.expect("reading two resources") // reads push nothing
+
+	// The module's own debug log agrees with the panel: one
+	// `resource "<uri>" changed` line per dispatched push and one
+	// `push suppressed (value unchanged)` line per suppressed one.
+	changed := regexp.MustCompile(`^console\.debug: \[modelcontext\] resource "([^"]+)" changed`)
+	suppressed := regexp.MustCompile(`^console\.debug: \[modelcontext\] resource "([^"]+)": push suppressed \(value unchanged\)`)
+	fromLog := map[string]counts{}
+	for _, line := range tab.Console() {
+		if m := changed.FindStringSubmatch(line); m != nil {
+			c := fromLog[m[1]]
+			c.D++
+			fromLog[m[1]] = c
+		}
+		if m := suppressed.FindStringSubmatch(line); m != nil {
+			c := fromLog[m[1]]
+			c.S++
+			fromLog[m[1]] = c
+		}
+		if strings.HasPrefix(line, "uncaught:") || strings.HasPrefix(line, "console.error:") || strings.HasPrefix(line, "console.warning:") {
+			t.Errorf("page reported a problem: %s", line)
+		}
+	}
+	for _, uri := range sortedKeys(v.want, fromLog) {
+		if fromLog[uri] != v.want[uri] {
+			t.Errorf("debug log for %s: %d changed / %d suppressed lines, want %d / %d", uri, fromLog[uri].D, fromLog[uri].S, v.want[uri].D, v.want[uri].S)
+		}
+	}
+
+	// A screenshot of the end state, for people.
+	v.screenshot("demo-shop-1280.png")
+
+	raw, _ := json.MarshalIndent(v.want, "", "  ")
+	t.Logf("pushes seen (d = dispatched, s = suppressed): %s", raw)
+}
+
+// TestDemoNarrow checks that on a phone-sized screen the agent panel stacks
+// below the shop instead of squeezing it.
+func TestDemoNarrow(t *testing.T) {
+	base := startDemo(t, filepath.Join(browsertest.RepoRoot(), "demo"), demoDist(t))
+	tab := browsertest.NewTab(t)
+	ctx, cancel := context.WithTimeout(tab.Ctx, 15*time.Second)
+	defer cancel()
+	if err := chromedp.Run(ctx, chromedp.EmulateViewport(390, 844)); err != nil {
+		t.Fatal(err)
+	}
+	tab.Navigate(base)
+	tab.Eval(`document.modelContext.ready.then(() => true)`, nil)
+	var got struct {
+		ShopBottom, AgentTop, AgentWidth, ScrollWidth, ViewWidth float64
+	}
+	tab.Eval(`(() => {
+	  const shop = document.querySelector('.shop').getBoundingClientRect();
+	  const agent = document.querySelector('.agent').getBoundingClientRect();
+	  return { shopBottom: shop.bottom, agentTop: agent.top, agentWidth: agent.width,
+	           scrollWidth: document.documentElement.scrollWidth, viewWidth: window.innerWidth };
+	})()`, &got)
+	if got.AgentTop < got.ShopBottom-1 {
+		t.Errorf("agent panel (top %.0f) overlaps the shop (bottom %.0f) at 390px", got.AgentTop, got.ShopBottom)
+	}
+	if got.AgentWidth < got.ViewWidth-1 {
+		t.Errorf("agent panel is %.0fpx wide at a %.0fpx viewport, want full width", got.AgentWidth, got.ViewWidth)
+	}
+	if got.ScrollWidth > got.ViewWidth+1 {
+		t.Errorf("page scrolls sideways at 390px: scrollWidth %.0f", got.ScrollWidth)
+	}
+	if dir := os.Getenv("DEMO_SCREENSHOT_DIR"); dir != "" {
+		var png []byte
+		if err := chromedp.Run(ctx, chromedp.FullScreenshot(&png, 100)); err != nil {
+			t.Fatal(err)
+		}
+		file := filepath.Join(dir, "demo-shop-390.png")
+		if err := os.WriteFile(file, png, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("screenshot: %s", file)
+	}
+}
+
+func sortedKeys(ms ...map[string]counts) []string {
+	seen := map[string]bool{}
+	var keys []string
+	for _, m := range ms {
+		for k := range m {
+			if !seen[k] {
+				seen[k] = true
+				keys = append(keys, k)
+			}
+		}
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// TestDemoWithoutWasm serves the loader without its .wasm: the panel must say
+// the module failed, and the shop must keep working for the visitor.
+func TestDemoWithoutWasm(t *testing.T) {
+	loader, err := os.ReadFile(filepath.Join(demoDist(t), "modelcontext.js"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dist := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dist, "modelcontext.js"), loader, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	base := startDemo(t, filepath.Join(browsertest.RepoRoot(), "demo"), dist)
+	tab := browsertest.NewTab(t)
+	tab.Navigate(base)
+	var status struct{ State, Text string }
+	tab.Eval(`new Promise((resolve) => {
+	  const el = document.querySelector('#agent-status');
+	  const done = () => el.dataset.state !== 'loading' && resolve({ state: el.dataset.state, text: el.textContent });
+	  done();
+	  new MutationObserver(done).observe(el, { attributes: true, childList: true, characterData: true, subtree: true });
+	})`, &status)
+	if status.State != "error" || !strings.Contains(status.Text, "Module failed") {
+		t.Fatalf("panel status = %+v, want the error state saying the module failed", status)
+	}
+	ctx, cancel := context.WithTimeout(tab.Ctx, 15*time.Second)
+	defer cancel()
+	if err := chromedp.Run(ctx,
+		chromedp.Click(`#product-KETTLE-ENAMEL [data-action="add-to-cart"]`, chromedp.ByQuery),
+		chromedp.Click(`[data-nav="cart"]`, chromedp.ByQuery),
+	); err != nil {
+		t.Fatal(err)
+	}
+	var shop struct {
+		Count string
+		Path  string
+		Lines int
+	}
+	tab.Eval(`({ count: document.querySelector('#nav-cart-count').textContent, path: location.pathname,
+	             lines: document.querySelectorAll('.cart-line').length })`, &shop)
+	if shop.Count != "1" || shop.Path != "/cart" || shop.Lines != 1 {
+		t.Fatalf("shop without the module: %+v, want 1 item in the cart on /cart", shop)
+	}
+	// The module's own start error may surface as an unhandled rejection if
+	// it lands before the panel's script has attached to ready; anything else
+	// thrown is the demo's fault.
+	for _, line := range tab.Console() {
+		if strings.HasPrefix(line, "uncaught:") && !strings.Contains(line, "could not fetch the WebAssembly module") {
+			t.Errorf("page threw: %s", line)
+		}
+	}
+}

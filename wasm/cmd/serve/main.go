@@ -1,0 +1,34 @@
+// Command serve runs the demo shop: it serves demo/ at / and the built module
+// (dist/, from make build) at /static/, the way a page author's own server
+// would.
+//
+//	go run ./wasm/cmd/serve -addr 127.0.0.1:8080 -demo demo -dist dist
+//
+// It prints "demo: http://127.0.0.1:8080/" once it listens and stops cleanly
+// on Ctrl-C or SIGTERM.
+//
+// # Errors
+//
+//	serve: dist/modelcontext.js not found: run `make build` first
+//
+// The module has not been built (or -dist points elsewhere). Run make build
+// in the repository root, or pass -dist with the folder that holds
+// modelcontext.js and modelcontext.wasm.
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := run(ctx, os.Args[1:], os.Stdout); err != nil {
+		fmt.Fprintln(os.Stderr, "serve:", err)
+		os.Exit(1)
+	}
+}
