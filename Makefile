@@ -15,7 +15,7 @@ build: dist/modelcontext.wasm dist/modelcontext.js
 
 dist/modelcontext.wasm: $(GO_SOURCES)
 	@mkdir -p dist
-	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags='-s -w' -o $@ ./wasm/cmd/modelcontext
+	GOOS=js GOARCH=wasm $(GO) build -trimpath -gcflags=all=-l -ldflags='-s -w' -o $@ ./wasm/cmd/modelcontext
 
 # The loader with Go's own wasm_exec.js (from the Go that built the .wasm)
 # folded in at its @include line: one script tag for the page.

@@ -1,0 +1,477 @@
+// Package browsertest runs browser tests against the real script tag: it starts
+// one headless Chromium per test binary, opens a fresh tab per test, and serves
+// the repository over HTTP on 127.0.0.1 the way a page would load it.
+//
+// It is host-only, plain Go (no build tags), built on chromedp.
+//
+// # Usage
+//
+//	func TestMain(m *testing.M) { os.Exit(browsertest.Main(m, nil)) }
+//
+//	func TestSomething(t *testing.T) {
+//		tab := browsertest.NewTab(t) // fresh tab, closed by t.Cleanup
+//		tab.Navigate(browsertest.URL(t, "/contract.html?impl=ref"))
+//		var got struct{ Count int }
+//		tab.Eval(`(async () => ({count: 1}))()`, &got)
+//	}
+//
+// [Main] runs the tests and then closes the shared browser and server. Both are
+// started lazily by the first test that asks for them ([NewTab], [URL],
+// [SharedBrowser], [SharedServer]), so a binary whose tests all skip never
+// launches Chromium. Pass a routes function to [Main] (or call
+// [Server.Handle] from a test) to add routes such as a wasm served as
+// text/plain or a page with a Content-Security-Policy header.
+//
+// The pieces can also be used on their own: [NewBrowser] / [Browser.Close] /
+// [Browser.Tab], and [NewServer] / [Server.Close].
+//
+// # The server
+//
+//	/static/     <repo>/dist/                (make build output)
+//	/reference/  <repo>/testdata/reference/  (the JavaScript reference implementation)
+//	/            <repo>/testdata/pages/      (test pages)
+//
+// Every response carries Cache-Control: no-store; .wasm is served as
+// application/wasm and .js as text/javascript.
+//
+// # The browser
+//
+// The Chromium binary is $CHROMIUM if set, else /usr/bin/chromium, else
+// chromium (or chromium-browser, google-chrome) on PATH. It runs headless,
+// without sandbox or GPU, with a fresh temporary profile, and cannot resolve
+// any host except 127.0.0.1, so tests never reach the network.
+//
+// # Failures
+//
+// A [Tab] records the page's console messages, uncaught exceptions and browser
+// log entries (failed loads, CSP violations). [Tab.Navigate] and [Tab.Eval]
+// fail the test with that record attached; [Tab.TryNavigate] and
+// [Tab.TryEval] return the error instead. Every evaluation has a deadline
+// ([Tab.Timeout], default [DefaultTimeout]), so a Promise that never settles
+// fails the test instead of hanging it.
+package browsertest
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/log"
+	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/chromedp"
+)
+
+// DefaultTimeout bounds each Navigate and Eval of a Tab unless Tab.Timeout is set.
+const DefaultTimeout = 20 * time.Second
+
+// RepoRoot returns the directory holding go.mod, found by walking up from the
+// working directory. It panics if there is none.
+func RepoRoot() string {
+	dir, err := os.Getwd()
+	if err != nil {
+		panic("browsertest: " + err.Error())
+	}
+	for d := dir; ; {
+		if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil {
+			return d
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			panic("browsertest: no go.mod above " + dir)
+		}
+		d = parent
+	}
+}
+
+// ChromiumPath returns the Chromium binary to run: $CHROMIUM if set, else
+// /usr/bin/chromium, else chromium (or a close relative) found on PATH.
+func ChromiumPath() (string, error) {
+	if p := os.Getenv("CHROMIUM"); p != "" {
+		if _, err := os.Stat(p); err != nil {
+			return "", fmt.Errorf("browsertest: $CHROMIUM=%q: %w", p, err)
+		}
+		return p, nil
+	}
+	if _, err := os.Stat("/usr/bin/chromium"); err == nil {
+		return "/usr/bin/chromium", nil
+	}
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p, nil
+		}
+	}
+	return "", errors.New("browsertest: Chromium not found (looked at $CHROMIUM, /usr/bin/chromium and chromium on PATH); run `make test`, which installs it, or set $CHROMIUM")
+}
+
+// Browser is one running headless Chromium.
+type Browser struct {
+	ctx         context.Context // the browser's first tab; new tabs derive from it
+	cancel      context.CancelFunc
+	allocCancel context.CancelFunc
+	userDataDir string
+}
+
+// NewBrowser starts a headless Chromium with a fresh temporary profile.
+// Call Close when done (typically after m.Run in TestMain).
+func NewBrowser() (*Browser, error) {
+	exe, err := ChromiumPath()
+	if err != nil {
+		return nil, err
+	}
+	dir, err := os.MkdirTemp("", "browsertest-profile-")
+	if err != nil {
+		return nil, fmt.Errorf("browsertest: %w", err)
+	}
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(exe),
+		chromedp.Headless,
+		chromedp.NoSandbox,
+		chromedp.DisableGPU,
+		chromedp.NoFirstRun,
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.Flag("host-resolver-rules", "MAP * ~NOTFOUND , EXCLUDE 127.0.0.1"),
+		chromedp.UserDataDir(dir),
+	)
+	allocCtx, allocCancel := chromedp.NewExecAllocator(context.Background(), opts...)
+	ctx, cancel := chromedp.NewContext(allocCtx)
+	b := &Browser{ctx: ctx, cancel: cancel, allocCancel: allocCancel, userDataDir: dir}
+	// The first Run starts the browser and binds its life to the context it
+	// is given, so it must get ctx itself, not a child with a deadline.
+	if err := runWithin(ctx, cancel, 30*time.Second); err != nil {
+		b.Close()
+		return nil, fmt.Errorf("browsertest: starting %s: %w", exe, err)
+	}
+	return b, nil
+}
+
+// runWithin runs chromedp.Run(ctx) (which binds the browser or tab it creates
+// to ctx) and cancels ctx if that takes longer than d.
+func runWithin(ctx context.Context, cancel context.CancelFunc, d time.Duration) error {
+	timer := time.AfterFunc(d, cancel)
+	defer timer.Stop()
+	err := chromedp.Run(ctx)
+	if err != nil && !timer.Stop() {
+		err = fmt.Errorf("no answer within %v: %w", d, err)
+	}
+	return err
+}
+
+// Close stops the browser and removes its profile directory.
+func (b *Browser) Close() {
+	b.cancel()
+	b.allocCancel()
+	os.RemoveAll(b.userDataDir)
+}
+
+// Tab opens a fresh tab (about:blank) that records its console, and closes it
+// when tb's test ends. It fails tb if the tab cannot be opened.
+func (b *Browser) Tab(tb testing.TB) *Tab {
+	tb.Helper()
+	ctx, cancel := chromedp.NewContext(b.ctx)
+	tab := &Tab{Ctx: ctx, tb: tb}
+	chromedp.ListenTarget(ctx, tab.record)
+	if err := runWithin(ctx, cancel, DefaultTimeout); err != nil {
+		cancel()
+		tb.Fatalf("browsertest: opening a tab: %v", err)
+	}
+	tb.Cleanup(cancel)
+	return tab
+}
+
+// Tab is one browser tab belonging to one test.
+type Tab struct {
+	// Ctx is the chromedp context of the tab, for chromedp actions the
+	// helpers below do not cover.
+	Ctx context.Context
+	// Timeout bounds each Navigate and Eval; zero means DefaultTimeout.
+	Timeout time.Duration
+
+	tb  testing.TB
+	mu  sync.Mutex
+	log []string
+}
+
+func (t *Tab) record(ev any) {
+	var line string
+	switch ev := ev.(type) {
+	case *runtime.EventConsoleAPICalled:
+		args := make([]string, len(ev.Args))
+		for i, a := range ev.Args {
+			args[i] = formatRemote(a)
+		}
+		line = fmt.Sprintf("console.%s: %s", ev.Type, strings.Join(args, " "))
+	case *runtime.EventExceptionThrown:
+		line = "uncaught: " + formatException(ev.ExceptionDetails)
+	case *log.EventEntryAdded:
+		e := ev.Entry
+		line = fmt.Sprintf("log.%s (%s): %s", e.Level, e.Source, e.Text)
+		if e.URL != "" {
+			line += " [" + e.URL + "]"
+		}
+	default:
+		return
+	}
+	t.mu.Lock()
+	t.log = append(t.log, line)
+	t.mu.Unlock()
+}
+
+func formatRemote(a *runtime.RemoteObject) string {
+	if a == nil {
+		return "<nil>"
+	}
+	if a.Type == runtime.TypeString {
+		var s string
+		if json.Unmarshal(a.Value, &s) == nil {
+			return s
+		}
+	}
+	if len(a.Value) > 0 {
+		return string(a.Value)
+	}
+	if a.UnserializableValue != "" {
+		return string(a.UnserializableValue)
+	}
+	if a.Description != "" {
+		return a.Description
+	}
+	return string(a.Type)
+}
+
+func formatException(d *runtime.ExceptionDetails) string {
+	if d == nil {
+		return "<nil>"
+	}
+	msg := d.Text
+	if d.Exception != nil && d.Exception.Description != "" {
+		msg = d.Exception.Description
+	}
+	if d.URL != "" {
+		msg += fmt.Sprintf(" (%s:%d:%d)", d.URL, d.LineNumber+1, d.ColumnNumber+1)
+	}
+	return msg
+}
+
+// Console returns what the tab recorded so far, one line per console call,
+// uncaught exception or browser log entry: "console.<type>: <args>" (the
+// DevTools type: log, debug, info, error, warning), "uncaught: <exception>",
+// or "log.<level> (<source>): <text> [<url>]".
+func (t *Tab) Console() []string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return append([]string(nil), t.log...)
+}
+
+// ConsoleText returns Console as an indented block for failure messages.
+func (t *Tab) ConsoleText() string {
+	lines := t.Console()
+	if len(lines) == 0 {
+		return "  (page console: empty)"
+	}
+	return "  page console:\n    " + strings.Join(lines, "\n    ")
+}
+
+func (t *Tab) timeout() time.Duration {
+	if t.Timeout > 0 {
+		return t.Timeout
+	}
+	return DefaultTimeout
+}
+
+// TryNavigate loads url and waits for its load event.
+func (t *Tab) TryNavigate(url string) error {
+	ctx, cancel := context.WithTimeout(t.Ctx, t.timeout())
+	defer cancel()
+	if err := chromedp.Run(ctx, chromedp.Navigate(url)); err != nil {
+		return fmt.Errorf("navigate %s: %w", url, err)
+	}
+	return nil
+}
+
+// Navigate loads url and waits for its load event; it fails the test (with
+// the page console) on error.
+func (t *Tab) Navigate(url string) {
+	t.tb.Helper()
+	if err := t.TryNavigate(url); err != nil {
+		t.tb.Fatalf("browsertest: %v\n%s", err, t.ConsoleText())
+	}
+}
+
+// TryEval evaluates the JavaScript expression expr in the page, awaits it if
+// it is a Promise, and JSON-unmarshals the result into out (out may be nil to
+// ignore it; a *json.RawMessage or *[]byte receives the raw JSON). A thrown
+// exception or rejected Promise is returned as an error.
+func (t *Tab) TryEval(expr string, out any) error {
+	ctx, cancel := context.WithTimeout(t.Ctx, t.timeout())
+	defer cancel()
+	var raw []byte
+	err := chromedp.Run(ctx, chromedp.Evaluate(expr, &raw, func(p *runtime.EvaluateParams) *runtime.EvaluateParams {
+		return p.WithAwaitPromise(true)
+	}))
+	if err != nil {
+		var exc *runtime.ExceptionDetails
+		if errors.As(err, &exc) {
+			return fmt.Errorf("evaluation threw: %s", formatException(exc))
+		}
+		if errors.Is(err, context.DeadlineExceeded) {
+			return fmt.Errorf("evaluation did not settle within %v: %w", t.timeout(), err)
+		}
+		return fmt.Errorf("evaluation failed: %w", err)
+	}
+	if out == nil {
+		return nil
+	}
+	if len(raw) == 0 {
+		raw = []byte("null")
+	}
+	if r, ok := out.(*[]byte); ok {
+		*r = raw
+		return nil
+	}
+	if err := json.Unmarshal(raw, out); err != nil {
+		return fmt.Errorf("decoding result %s: %w", abbreviate(raw), err)
+	}
+	return nil
+}
+
+// Eval is TryEval that fails the test (with the expression and the page
+// console) on error.
+func (t *Tab) Eval(expr string, out any) {
+	t.tb.Helper()
+	if err := t.TryEval(expr, out); err != nil {
+		t.tb.Fatalf("browsertest: %v\n  expression: %s\n%s", err, abbreviate([]byte(expr)), t.ConsoleText())
+	}
+}
+
+func abbreviate(b []byte) string {
+	const max = 2000
+	if len(b) > max {
+		return string(b[:max]) + "…"
+	}
+	return string(b)
+}
+
+// Server is the test HTTP server on 127.0.0.1.
+type Server struct {
+	*httptest.Server
+	// Root is the repository root it serves from.
+	Root string
+	mux  *http.ServeMux
+}
+
+// NewServer starts the server described in the package doc. routes, if not
+// nil, may add handlers to its mux before it starts; more can be added later
+// with Handle.
+func NewServer(routes func(mux *http.ServeMux)) *Server {
+	root := RepoRoot()
+	mux := http.NewServeMux()
+	mux.Handle("/static/", http.StripPrefix("/static/", http.FileServer(http.Dir(filepath.Join(root, "dist")))))
+	mux.Handle("/reference/", http.StripPrefix("/reference/", http.FileServer(http.Dir(filepath.Join(root, "testdata", "reference")))))
+	mux.Handle("/", http.FileServer(http.Dir(filepath.Join(root, "testdata", "pages"))))
+	if routes != nil {
+		routes(mux)
+	}
+	s := &Server{Root: root, mux: mux}
+	s.Server = httptest.NewServer(NoCache(mux))
+	return s
+}
+
+// Handle adds a route; the pattern follows http.ServeMux (and, like it,
+// panics if the pattern is already registered).
+func (s *Server) Handle(pattern string, h http.Handler) { s.mux.Handle(pattern, h) }
+
+// URL returns the absolute URL of path (which starts with "/") on the server.
+func (s *Server) URL(path string) string { return s.Server.URL + path }
+
+// NoCache wraps h so every response carries Cache-Control: no-store and
+// .wasm / .js files get application/wasm / text/javascript. A handler that
+// sets its own Content-Type afterwards wins.
+func NoCache(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Cache-Control", "no-store")
+		switch {
+		case strings.HasSuffix(r.URL.Path, ".wasm"):
+			w.Header().Set("Content-Type", "application/wasm")
+		case strings.HasSuffix(r.URL.Path, ".js"), strings.HasSuffix(r.URL.Path, ".mjs"):
+			w.Header().Set("Content-Type", "text/javascript; charset=utf-8")
+		}
+		h.ServeHTTP(w, r)
+	})
+}
+
+// The shared browser and server of a test binary, started lazily.
+var shared struct {
+	mu      sync.Mutex
+	routes  func(*http.ServeMux)
+	browser *Browser
+	err     error
+	server  *Server
+}
+
+// Main runs the tests of m and then closes the shared browser and server; use
+// it as os.Exit(browsertest.Main(m, routes)) in TestMain. routes may be nil.
+func Main(m *testing.M, routes func(mux *http.ServeMux)) int {
+	shared.mu.Lock()
+	shared.routes = routes
+	shared.mu.Unlock()
+	code := m.Run()
+	shared.mu.Lock()
+	defer shared.mu.Unlock()
+	if shared.browser != nil {
+		shared.browser.Close()
+	}
+	if shared.server != nil {
+		shared.server.Close()
+	}
+	return code
+}
+
+// SharedBrowser returns the test binary's browser, starting it on first use.
+// It fails tb if Chromium cannot be started.
+func SharedBrowser(tb testing.TB) *Browser {
+	tb.Helper()
+	shared.mu.Lock()
+	defer shared.mu.Unlock()
+	if shared.browser == nil && shared.err == nil {
+		shared.browser, shared.err = NewBrowser()
+	}
+	if shared.err != nil {
+		tb.Fatal(shared.err)
+	}
+	return shared.browser
+}
+
+// SharedServer returns the test binary's server, starting it on first use.
+func SharedServer(tb testing.TB) *Server {
+	tb.Helper()
+	shared.mu.Lock()
+	defer shared.mu.Unlock()
+	if shared.server == nil {
+		shared.server = NewServer(shared.routes)
+	}
+	return shared.server
+}
+
+// NewTab opens a fresh tab in the shared browser, closed when tb ends.
+func NewTab(tb testing.TB) *Tab {
+	tb.Helper()
+	return SharedBrowser(tb).Tab(tb)
+}
+
+// URL returns the absolute URL of path on the shared server.
+func URL(tb testing.TB, path string) string {
+	tb.Helper()
+	return SharedServer(tb).URL(path)
+}

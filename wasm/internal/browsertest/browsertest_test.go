@@ -1,0 +1,62 @@
+package browsertest
+
+import (
+	"io"
+	"net/http"
+	"os"
+	"strings"
+	"testing"
+)
+
+func TestMain(m *testing.M) {
+	os.Exit(Main(m, func(mux *http.ServeMux) {
+		mux.HandleFunc("/browsertest-selftest.html", func(w http.ResponseWriter, r *http.Request) {
+			io.WriteString(w, `<!doctype html><script>console.warn("hello", 42); window.answer = 42;</script>`)
+		})
+	}))
+}
+
+func TestRepoRoot(t *testing.T) {
+	if _, err := os.Stat(RepoRoot() + "/go.mod"); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestServerHeaders(t *testing.T) {
+	s := SharedServer(t)
+	resp, err := http.Get(s.URL("/static/does-not-exist.wasm"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusNotFound {
+		t.Errorf("missing file: got %d", resp.StatusCode)
+	}
+	s.Handle("/selftest/x.wasm", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "\x00asm") }))
+	resp, err = http.Get(s.URL("/selftest/x.wasm"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if ct, cc := resp.Header.Get("Content-Type"), resp.Header.Get("Cache-Control"); ct != "application/wasm" || cc != "no-store" {
+		t.Errorf("got Content-Type %q, Cache-Control %q", ct, cc)
+	}
+}
+
+func TestTab(t *testing.T) {
+	tab := NewTab(t)
+	tab.Navigate(URL(t, "/browsertest-selftest.html"))
+	var got struct{ Answer int }
+	tab.Eval(`new Promise(r => setTimeout(() => r({answer: window.answer}), 10))`, &got)
+	if got.Answer != 42 {
+		t.Errorf("answer = %d", got.Answer)
+	}
+	if err := tab.TryEval(`Promise.reject(new Error("nope"))`, nil); err == nil || !strings.Contains(err.Error(), "nope") {
+		t.Errorf("rejection: %v", err)
+	}
+	var undef any
+	tab.Eval(`undefined`, &undef)
+	if c := tab.ConsoleText(); !strings.Contains(c, "console.warning: hello 42") {
+		t.Errorf("console not recorded:\n%s", c)
+	}
+}
