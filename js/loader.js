@@ -73,6 +73,7 @@
   let failure = null; // the Error that `ready` rejected with
   let ex = null; // the module's exports
   let lastError = ""; // message of the error Go asked the loader to throw
+  let go = null; // the Go runtime (wasm_exec.js)
 
   const regs = new Map(); // registration ID → record, see host.bind
   const handlers = new Map(); // subscription ID → subscribeResource handler
@@ -889,7 +890,7 @@
     if (type !== "application/wasm") {
       throw new Error(`modelcontext: ${where} was served as "${type || "no Content-Type"}"; the server must send .wasm files as application/wasm`);
     }
-    const go = new Go();
+    go = new Go();
     go.importObject.modelcontext = imports();
     let instance;
     try {
@@ -932,5 +933,26 @@
   define("subscribeResource", subscribeResource);
   define("ready", ready);
   define(INSTALLED, true);
+  // For tests and leak checks, not for pages: live counts and the raw exports.
+  define(Symbol.for("modelcontext.internals"), {
+    stats() {
+      return {
+        registrations: ex ? ex.mc_stats(0) : 0,
+        subscriptions: ex ? ex.mc_stats(1) : 0,
+        loaderRegistrations: regs.size,
+        loaderHandlers: handlers.size,
+        heldValues: vals.length - 1 - freeVals.length,
+        mcpServers: mcpServers.size,
+        goValueRefs: go && go._values ? go._values.length - go._idPool.length : 0,
+        wasmMemoryBytes: ex ? ex.mem.buffer.byteLength : 0,
+      };
+    },
+    get exports() {
+      return ex;
+    },
+    get goExited() {
+      return !!(go && go.exited);
+    },
+  });
   if (script && script.hasAttribute("data-tools") && typeof mc.registerTool === "function") registerResourceTools();
 })();

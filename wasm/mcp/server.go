@@ -281,6 +281,8 @@ func (s *Server) request(id, method string, m Message, modern bool) {
 		s.discover(id)
 	case method == "subscriptions/listen" && modern:
 		s.listen(id, m)
+	case method == "server/discover", method == "subscriptions/listen":
+		s.fail(id, false, codeInvalidParams, `Invalid params: `+method+` is a `+Modern+` request; it needs _meta["io.modelcontextprotocol/protocolVersion"]`, "")
 	default:
 		s.fail(id, modern, codeMethodNotFound, "Method not found: "+method, "")
 	}
