@@ -9,7 +9,7 @@ ADDR     ?= 127.0.0.1:8080
 FUZZTIME ?= 5s
 GO_SOURCES := $(shell find wasm -name '*.go' -not -name '*_test.go') go.mod
 
-.PHONY: build demo test test-deps test-host test-wasm test-browser lint fuzz size clean
+.PHONY: build demo test test-deps test-host test-wasm test-browser lint fuzz size clean mcpclient
 
 build: dist/modelcontext.wasm dist/modelcontext.js
 
@@ -48,6 +48,22 @@ $(BIN)/chromium: testdata/chromium-wrapper.sh
 	fi
 	cp testdata/chromium-wrapper.sh $@ && chmod +x $@
 
+# The stock MCP client the browser tests drive (the TypeScript SDK's Client on
+# @mcp-b/transports' tab transport), the SDK's McpServer and MCP-B's
+# @mcp-b/global, at the versions testdata/mcpclient/package-lock.json pins,
+# bundled into testdata/out/. npm ci runs only when the lock file changed.
+MCPCLIENT     := testdata/mcpclient
+MCPCLIENT_OUT := testdata/out/mcpclient.js testdata/out/mcpserver.js testdata/out/mcpb-global.js
+
+mcpclient: $(MCPCLIENT_OUT)
+
+$(MCPCLIENT)/node_modules/.package-lock.json: $(MCPCLIENT)/package-lock.json
+	cd $(MCPCLIENT) && npm ci --ignore-scripts --no-audit --no-fund
+	@touch $@
+
+$(MCPCLIENT_OUT) &: $(MCPCLIENT)/node_modules/.package-lock.json $(MCPCLIENT)/package.json $(wildcard $(MCPCLIENT)/src/*.js)
+	cd $(MCPCLIENT) && npm run --silent build
+
 lint:
 	@out=$$(gofmt -l wasm); if [ -n "$$out" ]; then echo "gofmt would change: $$out"; exit 1; fi
 	$(GO) vet ./...
@@ -60,7 +76,7 @@ test-host:
 test-wasm: test-deps
 	PATH="$(BIN):$$PATH" GOOS=js GOARCH=wasm $(GO) test -tags bridgetest -count=1 -exec="$(BIN)/go_js_wasm_exec" ./wasm/bridge/...
 
-test-browser: build test-deps
+test-browser: build test-deps mcpclient
 	CHROMIUM="$(BIN)/chromium" $(GO) test -count=1 ./wasm/e2e/... ./wasm/cmd/...
 
 test: lint test-host test-wasm test-browser

@@ -297,8 +297,10 @@ func (s *Server) initialize(id string, m Message) {
 		}
 	}
 	// A new handshake is a new client: the previous one's subscriptions end.
+	// list_changed may follow the answer at once: notifications are not
+	// requests, which must wait for notifications/initialized.
 	s.subs = map[string]bool{}
-	s.initialized = false
+	s.initialized = true
 	w := &writer{}
 	w.raw(`{"protocolVersion":`).str(version).
 		raw(`,"capabilities":{"resources":{"subscribe":true,"listChanged":true}},"serverInfo":`)
