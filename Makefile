@@ -9,7 +9,7 @@ ADDR     ?= 127.0.0.1:8080
 FUZZTIME ?= 5s
 GO_SOURCES := $(shell find wasm -name '*.go' -not -name '*_test.go') go.mod
 
-.PHONY: build demo test test-deps test-host test-wasm test-browser lint fuzz size clean mcpclient
+.PHONY: build demo test test-deps test-host test-wasm test-browser lint types fuzz size clean mcpclient
 
 build: dist/modelcontext.wasm dist/modelcontext.js
 
@@ -25,7 +25,7 @@ dist/modelcontext.js: js/loader.js $(WASM_EXEC)
 	@grep -q 'globalThis.Go = class' $@.tmp || { echo "wasm_exec.js was not folded into the loader"; exit 1; }
 	mv $@.tmp $@
 
-demo: build
+demo: build mcpclient
 	$(GO) run ./wasm/cmd/serve -addr $(ADDR) -demo demo -dist dist
 
 size: build
@@ -64,14 +64,31 @@ $(MCPCLIENT)/node_modules/.package-lock.json: $(MCPCLIENT)/package-lock.json
 $(MCPCLIENT_OUT) &: $(MCPCLIENT)/node_modules/.package-lock.json $(MCPCLIENT)/package.json $(wildcard $(MCPCLIENT)/src/*.js)
 	cd $(MCPCLIENT) && npm run --silent build
 
+# The TypeScript types, checked by compiling the README's examples
+# (testdata/types/usage.ts) with the pinned tsc.
+types: testdata/types/node_modules/.package-lock.json
+	cd testdata/types && ./node_modules/.bin/tsc --noEmit --strict --target es2022 --lib dom,es2022 \
+		--module esnext --moduleResolution bundler usage.ts ../../js/modelcontext.d.ts
+
+testdata/types/node_modules/.package-lock.json: testdata/types/package-lock.json
+	cd testdata/types && npm ci --ignore-scripts --no-audit --no-fund
+	@touch $@
+
 lint:
 	@out=$$(gofmt -l wasm); if [ -n "$$out" ]; then echo "gofmt would change: $$out"; exit 1; fi
 	$(GO) vet ./...
 	GOOS=js GOARCH=wasm $(GO) vet ./...
 
+# Fuzz targets: a short run in make test, a longer one in make fuzz. Found
+# crashers stay in each package's testdata/fuzz as regression seeds.
+FUZZ_TARGETS := wasm/registry:FuzzDecodeDescriptor wasm/registry:FuzzTemplateMatch wasm/mcp:FuzzHandle
+
 test-host:
-	$(GO) test -race -count=1 ./wasm/registry/...
-	$(GO) test -run '^$$' -fuzz FuzzDecodeDescriptor -fuzztime $(FUZZTIME) ./wasm/registry
+	$(GO) test -race -count=1 ./wasm/registry/... ./wasm/mcp/...
+	@for t in $(FUZZ_TARGETS); do \
+		echo "fuzz $${t#*:} ($(FUZZTIME))"; \
+		$(GO) test -run '^$$' -fuzz "^$${t#*:}$$" -fuzztime $(FUZZTIME) ./$${t%%:*} || exit 1; \
+	done
 
 test-wasm: test-deps
 	PATH="$(BIN):$$PATH" GOOS=js GOARCH=wasm $(GO) test -tags bridgetest -count=1 -exec="$(BIN)/go_js_wasm_exec" ./wasm/bridge/...
@@ -79,10 +96,10 @@ test-wasm: test-deps
 test-browser: build test-deps mcpclient
 	CHROMIUM="$(BIN)/chromium" $(GO) test -count=1 ./wasm/e2e/... ./wasm/cmd/...
 
-test: lint test-host test-wasm test-browser
+test: lint types test-host test-wasm test-browser
 
 fuzz:
-	$(GO) test -run '^$$' -fuzz FuzzDecodeDescriptor -fuzztime 2m ./wasm/registry
+	$(MAKE) test-host FUZZTIME=2m
 
 clean:
 	rm -rf dist $(CACHE)

@@ -34,6 +34,51 @@ export interface ResourceDescriptor<T = unknown> {
   subscribe?(onChange: () => void): () => void;
 }
 
+/**
+ * A URI template resource (RFC 6570 level 1): read on demand with the
+ * percent-decoded values of its {name} expressions. Templates take no
+ * subscribe: register the concrete uri to push it.
+ */
+export interface ResourceTemplateDescriptor<T = unknown> {
+  /** e.g. "app://orders/{id}"; each {name} matches one non-empty run of characters without "/". */
+  uriTemplate: string;
+  name: string;
+  title?: string;
+  description?: string;
+  /** Default "application/json". */
+  mimeType?: string;
+  annotations?: ResourceAnnotations;
+  get(params: Record<string, string>): T | Promise<T>;
+}
+
+/** A template as getResourceTemplates() lists it. */
+export interface ResourceTemplateInfo {
+  uriTemplate: string;
+  name: string;
+  title?: string;
+  description?: string;
+  mimeType: string;
+  annotations?: ResourceAnnotations;
+}
+
+/** Options of serveMCP. */
+export interface ServeMCPOptions {
+  /** The MCP-B tab transport channel. Default "mcp-default"; one server per channel. */
+  channel?: string;
+  /** Origins whose messages are answered. Default [location.origin]; ["*"] allows any. */
+  allowedOrigins?: string[];
+  /** Resources per resources/list page. Default 50. */
+  pageSize?: number;
+  /** Largest value a read copies into a message, in bytes. Default 25 MiB. */
+  maxBytes?: number;
+}
+
+/** A running MCP server. */
+export interface MCPServer {
+  /** Stops the server: listen streams are answered, subscriptions end, mcp-server-stopped is posted. */
+  stop(): void;
+}
+
 /** A resource as getResources() lists it. */
 export interface ResourceInfo {
   uri: string;
@@ -69,9 +114,24 @@ export interface ModelContextResources extends EventTarget {
    * later registration of the same uri.
    * @throws TypeError naming the field and the uri when the descriptor is invalid.
    */
-  registerResource<T>(descriptor: ResourceDescriptor<T>): () => void;
+  registerResource<T>(descriptor: ResourceDescriptor<T> | ResourceTemplateDescriptor<T>): () => void;
   /** A fresh array of the registered resources, in registration order. */
   getResources(): ResourceInfo[];
+  /** A fresh array of the registered URI templates, in registration order. */
+  getResourceTemplates(): ResourceTemplateInfo[];
+  /**
+   * Serves the resources as an MCP server on window.postMessage (the MCP-B
+   * tab transport). Only the page's own window and allowed origins are answered.
+   * @throws TypeError naming the bad option.
+   */
+  serveMCP(options?: ServeMCPOptions): MCPServer;
+  /**
+   * Registers read-only list_resources and read_resource tools with
+   * document.modelContext.registerTool (WebMCP or a polyfill). Returns a
+   * function that unregisters them.
+   * @throws Error when registerTool does not exist.
+   */
+  registerResourceTools(): () => void;
   /**
    * Calls get() now and resolves with its value.
    * Rejects with a DOMException named "NotFoundError" for an unknown uri, and

@@ -1,0 +1,54 @@
+// Compiled with tsc --noEmit --strict by `make test`: the README's examples,
+// typed against js/modelcontext.d.ts. A change to the types that breaks a page
+// author's code breaks this file.
+import type { ResourceInfo, ResourceTemplateInfo, MCPServer } from "../../js/modelcontext";
+
+interface Cart {
+  items: { sku: string; qty: number }[];
+}
+const cart: Cart = { items: [] };
+const listeners = new Set<() => void>();
+
+const unregister: () => void = document.modelContext.registerResource<Cart>({
+  uri: "state://cart",
+  name: "cart",
+  description: "What the visitor is about to buy",
+  annotations: { audience: ["user", "assistant"], priority: 0.8, lastModified: "2025-01-12T15:00:58Z" },
+  get: () => cart,
+  subscribe: (onChange) => {
+    listeners.add(onChange);
+    return () => listeners.delete(onChange);
+  },
+});
+
+document.modelContext.registerResource({
+  uriTemplate: "app://orders/{id}",
+  name: "order",
+  get: async ({ id }) => ({ id, status: "shipped" }),
+});
+
+const list: ResourceInfo[] = document.modelContext.getResources();
+const subscribable: boolean = list[0].subscribable;
+const templates: ResourceTemplateInfo[] = document.modelContext.getResourceTemplates();
+
+async function agent(): Promise<void> {
+  await document.modelContext.ready;
+  const value = await document.modelContext.readResource<Cart>("state://cart");
+  const n: number = value.items.length;
+  const unsubscribe = document.modelContext.subscribeResource<Cart>("state://cart", (v, uri) => {
+    console.log(uri.toUpperCase(), v.items.length);
+  });
+  document.modelContext.addEventListener("resourceupdated", (e) => console.log(e.detail.uri, e.detail.value));
+  document.modelContext.addEventListener("resourcelistchanged", (e) => console.log(e.detail.resources.length));
+  const server: MCPServer = document.modelContext.serveMCP({ channel: "shop", allowedOrigins: [location.origin] });
+  server.stop();
+  unsubscribe();
+  console.log(n, subscribable, templates.length);
+}
+
+globalThis.__MODELCONTEXT_DEBUG__ = true;
+void agent();
+unregister();
+
+// @ts-expect-error a descriptor needs get
+document.modelContext.registerResource({ uri: "state://x", name: "x" });
