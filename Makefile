@@ -26,7 +26,7 @@ dist/modelcontext.js: js/loader.js $(WASM_EXEC)
 	mv $@.tmp $@
 
 demo: build mcpclient
-	$(GO) run ./wasm/cmd/serve -addr $(ADDR) -demo demo -dist dist
+	$(GO) run ./wasm/cmd/serve -addr $(ADDR) -demo demo -dist dist -vendor testdata/out
 
 size: build
 	@$(GO) run ./wasm/cmd/size dist/modelcontext.wasm dist/modelcontext.js

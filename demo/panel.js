@@ -1,8 +1,10 @@
 // panel.js — the agent panel: what an agent sees of this page.
 //
-// It uses only the consumer side of document.modelContext, exactly as an agent
-// (or an MCP bridge) would: getResources(), readResource(uri), and the
-// resourcelistchanged / resourceupdated events. It knows nothing about the shop.
+// This is the Page tab. It uses only the consumer side of
+// document.modelContext, exactly as an in-page agent would: getResources(),
+// getResourceTemplates(), readResource(uri), and the resourcelistchanged /
+// resourceupdated events. It knows nothing about the shop. (The MCP tab,
+// mcp-panel.js, sees the same resources through a stock MCP client.)
 // The one exception is the suppressed-push counter, which comes from the
 // module's debug log through debug-tap.js (the module has no counter API).
 (function () {
@@ -15,6 +17,7 @@
   const $ = (sel, root) => (root || document).querySelector(sel);
   const statusEl = $('#agent-status');
   const listEl = $('#resource-list');
+  const tplEl = $('#template-list');
   const logEl = $('#push-log');
 
   const stats = new Map(); // uri -> { dispatched, suppressed }
@@ -106,22 +109,123 @@
     read.addEventListener('click', () => readInto(uri, li));
     meta.append(sent, dropped, read);
 
+    li.append(top, desc, meta, readOut(uri, read));
+    return li;
+  }
+
+  // readOut is the (hidden) box a Read shows its value in; Hide returns the
+  // focus to back.
+  function readOut(what, back) {
     const out = el('div', 'res-read');
     out.hidden = true;
     const outHead = el('div', 'res-read-head');
     const outTime = el('span', 'res-read-time');
     const close = el('button', 'link-btn res-read-close', 'Hide');
     close.type = 'button';
-    close.setAttribute('aria-label', `Hide the value of ${uri}`);
-    close.addEventListener('click', () => { out.hidden = true; read.focus(); });
+    close.setAttribute('aria-label', `Hide the value of ${what}`);
+    close.addEventListener('click', () => { out.hidden = true; back.focus(); });
     outHead.append(outTime, close);
     const pre = el('pre', 'res-value');
     pre.tabIndex = 0;
-    pre.setAttribute('aria-label', `Value of ${uri}`);
+    pre.setAttribute('aria-label', `Value of ${what}`);
     out.append(outHead, pre);
+    return out;
+  }
 
-    li.append(top, desc, meta, out);
+  // ---- templates -----------------------------------------------------------
+
+  // templateParts splits "state://order/{id}" into literal text and variables.
+  function templateParts(tpl) {
+    const parts = [];
+    let last = 0;
+    for (const m of tpl.matchAll(/\{([^{}]+)\}/g)) {
+      if (m.index > last) parts.push({ text: tpl.slice(last, m.index) });
+      parts.push({ name: m[1] });
+      last = m.index + m[0].length;
+    }
+    if (last < tpl.length) parts.push({ text: tpl.slice(last) });
+    return parts;
+  }
+
+  // A template's card: its uriTemplate with a box per variable, and a Read
+  // that expands it (RFC 6570 level 1: each value percent-encoded) and reads
+  // the instance with readResource.
+  function createTemplateItem(tpl) {
+    const li = el('li', 'res res-template');
+    li.dataset.uriTemplate = tpl;
+
+    const top = el('div', 'res-top');
+    const names = el('div', 'res-names');
+    const uriLine = el('span', 'res-uri-line');
+    uriLine.append(el('code', 'res-uri', tpl), ' ', el('span', 'res-mime'));
+    names.append(el('span', 'res-title'), uriLine);
+    const badge = el('span', 'badge', 'template');
+    badge.dataset.kind = 'template';
+    badge.title = 'Read on demand: a template never pushes';
+    top.append(names, badge);
+
+    const desc = el('p', 'res-desc');
+
+    const form = el('form', 'tpl-form');
+    form.setAttribute('aria-label', `Read an instance of ${tpl}`);
+    form.noValidate = true;
+    const line = el('div', 'tpl-uri');
+    const inputs = [];
+    for (const part of templateParts(tpl)) {
+      if (part.text !== undefined) {
+        line.append(el('code', 'tpl-lit', part.text));
+        continue;
+      }
+      const input = el('input', 'tpl-var');
+      input.name = part.name;
+      input.placeholder = part.name;
+      input.autocomplete = 'off';
+      input.spellcheck = false;
+      input.setAttribute('aria-label', `${part.name} (in ${tpl})`);
+      input.dataset.var = part.name;
+      inputs.push(input);
+      line.append(input);
+    }
+    const read = el('button', 'btn-read', 'Read');
+    read.type = 'submit';
+    read.dataset.action = 'read-template';
+    form.append(line, read);
+
+    const out = readOut(tpl, read);
+    form.addEventListener('submit', (e) => {
+      e.preventDefault();
+      const empty = inputs.find((i) => !i.value.trim());
+      if (empty) {
+        showRead(out, `Type a value for {${empty.name}} first`, '', 'error');
+        empty.focus();
+        return;
+      }
+      let i = 0;
+      const uri = templateParts(tpl).map((p) => (p.text !== undefined ? p.text : encodeURIComponent(inputs[i++].value.trim()))).join('');
+      readInto(uri, li);
+    });
+
+    li.append(top, desc, form, out);
     return li;
+  }
+
+  function renderTemplates(templates) {
+    const existing = new Map(Array.from(tplEl.children, (li) => [li.dataset.uriTemplate, li]));
+    templates.forEach((t, i) => {
+      let li = existing.get(t.uriTemplate);
+      if (li) existing.delete(t.uriTemplate);
+      else li = createTemplateItem(t.uriTemplate);
+      $('.res-title', li).textContent = t.title || t.name;
+      const desc = $('.res-desc', li);
+      desc.textContent = t.description || '';
+      desc.title = t.description || '';
+      desc.hidden = !t.description;
+      $('.res-mime', li).textContent = t.mimeType ? `· ${t.mimeType}` : '';
+      if (tplEl.children[i] !== li) tplEl.insertBefore(li, tplEl.children[i] || null);
+    });
+    for (const li of existing.values()) li.remove();
+    $('#template-count').textContent = String(templates.length);
+    tplEl.dataset.count = String(templates.length);
   }
 
   function updateItem(li, r) {
@@ -162,22 +266,44 @@
     listEl.dataset.count = String(resources.length);
   }
 
+  function showRead(out, head, text, state) {
+    out.hidden = false;
+    $('.res-read-time', out).textContent = head;
+    const pre = $('.res-value', out);
+    pre.textContent = text;
+    pre.dataset.state = state;
+    pre.hidden = text === '';
+  }
+
+  // reveal scrolls the resource list (and only it) so that node shows.
+  function reveal(node) {
+    const box = node.closest('.res-scroll');
+    if (!box || box.scrollHeight <= box.clientHeight) return;
+    const r = node.getBoundingClientRect();
+    const b = box.getBoundingClientRect();
+    if (r.bottom > b.bottom) box.scrollTop += Math.min(r.bottom - b.bottom, r.top - b.top);
+    else if (r.top < b.top) box.scrollTop -= b.top - r.top;
+  }
+
+  // readInto reads uri and shows the value in li's read-out box. A template's
+  // box names the uri it read, since it can be any instance.
   function readInto(uri, li) {
     const out = $('.res-read', li);
-    const pre = $('.res-value', li);
-    const time = $('.res-read-time', li);
-    out.hidden = false;
-    time.textContent = 'Reading…';
+    const named = li.classList.contains('res-template') ? ` ${uri}` : '';
+    out.dataset.uri = uri;
+    showRead(out, 'Reading…', '', 'busy');
     mc.readResource(uri).then(
       (v) => {
-        pre.textContent = pretty(v);
-        pre.dataset.state = 'ok';
-        time.textContent = `readResource · ${clock(new Date())}`;
+        if (out.dataset.uri === uri) {
+          showRead(out, `readResource${named} · ${clock(new Date())}`, pretty(v), 'ok');
+          reveal(out);
+        }
       },
       (err) => {
-        pre.textContent = String(err && err.message ? `${err.name}: ${err.message}` : err);
-        pre.dataset.state = 'error';
-        time.textContent = `readResource failed · ${clock(new Date())}`;
+        if (out.dataset.uri === uri) {
+          showRead(out, `readResource${named} failed · ${clock(new Date())}`,
+            String(err && err.message ? `${err.name}: ${err.message}` : err), 'error');
+        }
       },
     );
   }
@@ -242,6 +368,7 @@
     s.dispatched++;
     totalDispatched++;
     $('#total-dispatched').textContent = String(totalDispatched);
+    $('#tab-count-page b').textContent = String(totalDispatched);
     logRow('dispatched', uri, compact(value, 200), changedFields(uri, value));
     renderStats(uri);
     flash(uri, 'dispatched');
@@ -249,6 +376,7 @@
 
   mc.addEventListener('resourcelistchanged', (e) => {
     renderList(e.detail && Array.isArray(e.detail.resources) ? e.detail.resources : mc.getResources());
+    renderTemplates(mc.getResourceTemplates());
   });
 
   if (tap) {
@@ -267,5 +395,6 @@
   // line above already shows it.
   try {
     renderList(mc.getResources());
+    renderTemplates(mc.getResourceTemplates());
   } catch (_) { /* shown by the ready handler */ }
 })();

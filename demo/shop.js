@@ -2,10 +2,11 @@
 // AI assistant through document.modelContext.
 //
 // Plain JavaScript, no build step. The page is an ordinary single-page shop; the
-// only modelcontext-specific code is four registerResource calls (made through
+// only modelcontext-specific code is five registerResource calls (made through
 // share(), below, which keeps the shop working if the module failed to start),
 // each next to the state it exposes and to a comment saying WHY that state
-// earns a resource.
+// earns a resource: four concrete resources that push their changes, and one
+// URI template (state://order/{id}) that reads any order on demand.
 (function () {
   'use strict';
 
@@ -19,7 +20,7 @@
     try {
       return mc.registerResource(descriptor);
     } catch (err) {
-      console.warn(`Fernhill: could not share ${descriptor.uri} with the assistant:`, err);
+      console.warn(`Fernhill: could not share ${descriptor.uri || descriptor.uriTemplate} with the assistant:`, err);
       return () => {};
     }
   }
@@ -260,7 +261,7 @@
   // ---------------------------------------------------------------------------
   // Orders
   // ---------------------------------------------------------------------------
-  const orders = new Map(); // id -> order
+  const orders = new Map(); // id -> order: the shop's order store
   let nextOrderNumber = 1042;
 
   // The order service, faked: what each poll of GET /orders/<id> answers. Like a
@@ -293,6 +294,50 @@
     };
   }
 
+  // The order store starts with the visitor's earlier order, as the order
+  // service would list it for a returning visitor. It is delivered and will
+  // not change again, so it gets no resource of its own: the template below
+  // is how an agent reads it.
+  const PAST_ORDER_DAYS = 9;
+  orders.set('FH-1041', {
+    id: 'FH-1041',
+    status: 'delivered',
+    items: [{ sku: 'TOWEL-LINEN', name: 'Linen tea towel', qty: 2, unitPrice: 14 }],
+    totalCents: 2800,
+    shipCents: 0,
+    shipping: 'standard',
+    email: 'you@example.com',
+    address: 'the address on file',
+    eta: new Date(Date.now() - PAST_ORDER_DAYS * 86400e3).toISOString().slice(0, 10),
+    polls: STATUS_FEED.length,
+    checkedAt: new Date(),
+    changed: notifier(),
+    timer: 0,
+  });
+
+  // WHY a template: the visitor (or the agent) may ask about any order by its
+  // id, including ones placed before this page was opened. A URI template
+  // answers every state://order/<id> from the order store, without one
+  // registration per order.
+  //
+  // Templates are read on demand: they take no subscribe, so they never push.
+  // The order that is on its way gets its own concrete registration as well
+  // (in placeOrder, below), and that is what pushes its status changes. For
+  // its uri the concrete registration wins over the template; both answer the
+  // same snapshot from the same store.
+  share({
+    uriTemplate: 'state://order/{id}',
+    name: 'order',
+    title: 'Order by id',
+    description: 'Any of the visitor\'s orders by its id (such as FH-1041): status, item count, total (EUR) and estimated delivery. Read on demand; the order on its way is also listed on its own and pushes its changes.',
+    mimeType: 'application/json',
+    get: ({ id }) => {
+      const o = orders.get(id);
+      if (!o) throw new DOMException(`There is no order "${id}" for this visitor`, 'NotFoundError');
+      return orderSnapshot(o);
+    },
+  });
+
   function placeOrder(draft) {
     const id = `FH-${nextOrderNumber++}`;
     const ship = SHIPPING[draft.shipping] || SHIPPING.standard;
@@ -318,13 +363,10 @@
     // shipped, out for delivery) while the visitor and the agent do nothing.
     // Only a push can tell the agent "it shipped".
     //
-    // TODO(uri templates): once the module supports uriTemplate (SPEC §6),
-    // register orders once, at startup:
-    //   mc.registerResource({ uriTemplate: 'state://order/{id}', name: 'order',
-    //     get: ({ id }) => orderSnapshot(orders.get(id)), ... })
-    // so an agent can read any order by id, and keep pushes per order as the
-    // template design allows. Until then each order is its own concrete
-    // resource, registered when it is placed.
+    // The state://order/{id} template above already reads this order, but a
+    // template is read on demand and cannot push. So the live order is also
+    // registered under its concrete uri, with a subscribe: this registration
+    // is what pushes, and it wins over the template for this uri.
     share({
       uri: `state://order/${id}`,
       name: `order-${id}`,

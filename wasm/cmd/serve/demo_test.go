@@ -38,16 +38,28 @@ func demoDist(t *testing.T) string {
 	return dist
 }
 
+// mcpVendor is the folder holding the stock MCP client bundle the panel's MCP
+// tab loads (make mcpclient writes it), for serve's -vendor flag.
+func mcpVendor(t *testing.T) string {
+	t.Helper()
+	dir := filepath.Join(browsertest.RepoRoot(), "testdata", "out")
+	if _, err := os.Stat(filepath.Join(dir, "mcpclient.js")); err != nil {
+		t.Fatalf("%s not found: run `make mcpclient` first (the demo's MCP tab loads the stock MCP client bundle)", filepath.Join(dir, "mcpclient.js"))
+	}
+	return dir
+}
+
 // startDemo runs the serve command as `serve -addr 127.0.0.1:0 -demo <demo>
-// -dist <dist>` and returns the URL it printed. The server is shut down, and
-// run must return nil, when the test ends.
-func startDemo(t *testing.T, demoDir, distDir string) string {
+// -dist <dist> [more flags]` and returns the URL it printed. The server is
+// shut down, and run must return nil, when the test ends.
+func startDemo(t *testing.T, demoDir, distDir string, more ...string) string {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	pr, pw := io.Pipe()
 	done := make(chan error, 1)
+	args := append([]string{"-addr", "127.0.0.1:0", "-demo", demoDir, "-dist", distDir}, more...)
 	go func() {
-		err := run(ctx, []string{"-addr", "127.0.0.1:0", "-demo", demoDir, "-dist", distDir}, pw)
+		err := run(ctx, args, pw)
 		pw.Close()
 		done <- err
 	}()
@@ -232,10 +244,39 @@ func (v *demoVisit) add(uri string, dispatched, suppressed int) {
 }
 
 const (
-	pageURI  = "state://page"
-	cartURI  = "state://cart"
-	draftURI = "state://checkout-draft"
+	pageURI       = "state://page"
+	cartURI       = "state://cart"
+	draftURI      = "state://checkout-draft"
+	orderTemplate = "state://order/{id}"
 )
+
+// readTemplate types id into the order template's Read box under list (the
+// Page tab's #template-list or the MCP tab's #mcp-template-list), presses
+// Enter, and returns what the read-out shows once it names the uri read.
+func readTemplate(t *testing.T, v *demoVisit, list, id string) string {
+	t.Helper()
+	item := list + ` li[data-uri-template="` + orderTemplate + `"]`
+	input := item + ` input[data-var="id"]`
+	v.tab.Eval(`(document.querySelector(`+"`"+input+"`"+`).value = '', true)`, nil)
+	v.run("type "+id+" into the template's Read box", chromedp.SendKeys(input, id+kb.Enter, chromedp.ByQuery))
+	var out struct{ URI, Head, Text, State string }
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		v.tab.Eval(`(() => {
+		  const out = document.querySelector(`+"`"+item+` .res-read`+"`"+`);
+		  const body = out.querySelector('.res-contents') || out.querySelector('.res-value');
+		  return { uri: out.dataset.uri || '', head: out.querySelector('.res-read-time').textContent,
+		           text: out.hidden ? '' : out.textContent, state: body.dataset.state || '' };
+		})()`, &out)
+		if out.URI == "state://order/"+id && (out.State == "ok" || out.State == "error") {
+			return out.Head + "\n" + out.Text
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the template's Read of %s showed nothing: %+v\n%s", id, out, v.tab.ConsoleText())
+		}
+		time.Sleep(25 * time.Millisecond)
+	}
+}
 
 // TestDemoShop drives the demo shop like a visitor (cart, navigation, the
 // checkout form, an order whose status changes on a timer) and checks that
@@ -243,7 +284,7 @@ const (
 // change dispatched once, every unchanged value suppressed and counted.
 func TestDemoShop(t *testing.T) {
 	demoDir := filepath.Join(browsertest.RepoRoot(), "demo")
-	base := startDemo(t, demoDir, demoDist(t))
+	base := startDemo(t, demoDir, demoDist(t), "-vendor", mcpVendor(t))
 	tab := browsertest.NewTab(t)
 	v := &demoVisit{t: t, tab: tab, want: map[string]counts{}}
 
@@ -385,6 +426,33 @@ func TestDemoShop(t *testing.T) {
 	}
 	s = v.expect("reading two resources") // reads push nothing
 
+	// The order template, state://order/{id}, listed under the resources
+	// (getResourceTemplates) with a Read box: an order id typed in, Enter,
+	// and readResource of that instance. FH-1042 is the order just placed
+	// (its concrete registration answers); FH-1041 is the visitor's earlier
+	// order, which only the template's get reaches; FH-9999 is no order.
+	var templates []string
+	tab.Eval(`Array.from(document.querySelectorAll('#template-list > li.res-template'), (li) => li.dataset.uriTemplate)`, &templates)
+	if !slices.Equal(templates, []string{orderTemplate}) {
+		t.Fatalf("panel templates = %q, want [%q]", templates, orderTemplate)
+	}
+	for _, tc := range []struct{ id, want string }{
+		{"FH-1042", `"status": "delivered"`},
+		{"FH-1041", `"id": "FH-1041"`},
+		{"FH-9999", `NotFoundError: There is no order "FH-9999"`},
+	} {
+		got := readTemplate(t, v, "#template-list", tc.id)
+		if !strings.Contains(got, tc.want) || (tc.id != "FH-9999" && !strings.Contains(got, `"id": "`+tc.id+`"`)) {
+			t.Fatalf("template Read of %s shows:\n%s\nwant it to contain %s", tc.id, got, tc.want)
+		}
+	}
+	var concrete bool
+	tab.Eval(`document.modelContext.getResources().some((r) => r.uri === 'state://order/FH-1041')`, &concrete)
+	if concrete {
+		t.Fatal("state://order/FH-1041 is a concrete resource; want it read through the template only")
+	}
+	s = v.expect("reading orders through the template") // reads push nothing
+
 	// The module's own debug log agrees with the panel: one
 	// `resource "<uri>" changed` line per dispatched push and one
 	// `push suppressed (value unchanged)` line per suppressed one.
@@ -488,7 +556,7 @@ func TestDemoWithoutWasm(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dist, "modelcontext.js"), loader, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	base := startDemo(t, filepath.Join(browsertest.RepoRoot(), "demo"), dist)
+	base := startDemo(t, filepath.Join(browsertest.RepoRoot(), "demo"), dist, "-vendor", mcpVendor(t))
 	tab := browsertest.NewTab(t)
 	tab.Navigate(base)
 	var status struct{ State, Text string }
@@ -500,6 +568,16 @@ func TestDemoWithoutWasm(t *testing.T) {
 	})`, &status)
 	if status.State != "error" || !strings.Contains(status.Text, "Module failed") {
 		t.Fatalf("panel status = %+v, want the error state saying the module failed", status)
+	}
+	// The MCP tab has no server to talk to, and says why.
+	tab.Eval(`new Promise((resolve) => {
+	  const el = document.querySelector('#mcp-status');
+	  const done = () => el.dataset.state === 'error' && resolve({ state: el.dataset.state, text: el.textContent });
+	  done();
+	  new MutationObserver(done).observe(el, { attributes: true, childList: true, characterData: true, subtree: true });
+	})`, &status)
+	if !strings.Contains(status.Text, "module failed to start") {
+		t.Fatalf("MCP tab status = %+v, want it to say there is no MCP server because the module failed to start", status)
 	}
 	ctx, cancel := context.WithTimeout(tab.Ctx, 15*time.Second)
 	defer cancel()
@@ -525,6 +603,314 @@ func TestDemoWithoutWasm(t *testing.T) {
 	for _, line := range tab.Console() {
 		if strings.HasPrefix(line, "uncaught:") && !strings.Contains(line, "could not fetch the WebAssembly module") {
 			t.Errorf("page threw: %s", line)
+		}
+	}
+}
+
+// mcpView is what the test reads off both tabs of the agent panel: the Page
+// tab (document.modelContext) and the MCP tab (the stock SDK Client over
+// postMessage).
+type mcpView struct {
+	Status        string            `json:"status"`     // #mcp-status data-state
+	StatusText    string            `json:"statusText"` // its text
+	Listing       string            `json:"listing"`    // "busy" while the MCP tab lists and subscribes
+	PageURIs      []string          `json:"pageURIs"`
+	MCPURIs       []string          `json:"mcpURIs"`
+	PageTemplates []string          `json:"pageTemplates"`
+	MCPTemplates  []string          `json:"mcpTemplates"`
+	Page          map[string]counts `json:"page"`       // the Page tab's counters per uri
+	Subscribed    map[string]string `json:"subscribed"` // the MCP tab's subscription state per uri
+	Updated       map[string]int    `json:"updated"`    // the MCP tab's counter per uri
+	Log           map[string]int    `json:"log"`        // notifications/resources/updated rows per uri
+	ListChanged   int               `json:"listChanged"`
+	TabPage       int               `json:"tabPage"` // the counts on the two tabs
+	TabMCP        int               `json:"tabMCP"`
+}
+
+const readMCPView = `(() => {
+  const all = (sel) => Array.from(document.querySelectorAll(sel));
+  const page = {}, subscribed = {}, updated = {}, log = {};
+  for (const li of all('#resource-list > li.res')) page[li.dataset.uri] = { d: Number(li.dataset.dispatched), s: Number(li.dataset.suppressed) };
+  for (const li of all('#mcp-resource-list > li.res')) {
+    subscribed[li.dataset.uri] = li.dataset.subscribed;
+    updated[li.dataset.uri] = Number(li.dataset.updated || 0);
+  }
+  let listChanged = 0;
+  for (const row of all('#mcp-log > li')) {
+    if (row.dataset.kind === 'updated') log[row.dataset.uri] = (log[row.dataset.uri] || 0) + 1;
+    else if (row.dataset.kind === 'list_changed') listChanged++;
+  }
+  const status = document.querySelector('#mcp-status');
+  return {
+    status: status.dataset.state, statusText: status.textContent,
+    listing: document.querySelector('#panel-mcp').dataset.listing || '',
+    pageURIs: all('#resource-list > li.res').map((li) => li.dataset.uri),
+    mcpURIs: all('#mcp-resource-list > li.res').map((li) => li.dataset.uri),
+    pageTemplates: all('#template-list > li.res-template').map((li) => li.dataset.uriTemplate),
+    mcpTemplates: all('#mcp-template-list > li.res-template').map((li) => li.dataset.uriTemplate),
+    page, subscribed, updated, log, listChanged,
+    tabPage: Number(document.querySelector('#tab-count-page b').textContent),
+    tabMCP: Number(document.querySelector('#tab-count-mcp b').textContent),
+  };
+})()`
+
+// mcpMismatch says how m differs from what the MCP tab must show: connected,
+// done listing, the same resources and templates as the Page tab, every
+// resource subscribed, and for every uri as many updated notifications (in
+// the log and on the card) as want says and as the Page tab dispatched.
+func mcpMismatch(m mcpView, want map[string]int) string {
+	var b strings.Builder
+	if m.Status != "ready" || m.Listing != "idle" {
+		fmt.Fprintf(&b, "  MCP tab: status %q (%s), listing %q; want ready, idle\n", m.Status, m.StatusText, m.Listing)
+	}
+	if !slices.Equal(m.MCPURIs, m.PageURIs) {
+		fmt.Fprintf(&b, "  MCP resources %q, Page tab resources %q\n", m.MCPURIs, m.PageURIs)
+	}
+	if !slices.Equal(m.MCPTemplates, m.PageTemplates) || !slices.Equal(m.MCPTemplates, []string{orderTemplate}) {
+		fmt.Fprintf(&b, "  MCP templates %q, Page tab templates %q; want [%q]\n", m.MCPTemplates, m.PageTemplates, orderTemplate)
+	}
+	total := 0
+	for _, uri := range m.PageURIs {
+		if m.Subscribed[uri] != "yes" {
+			fmt.Fprintf(&b, "  %s: subscription %q, want yes\n", uri, m.Subscribed[uri])
+		}
+		w := want[uri]
+		total += w
+		if m.Log[uri] != w || m.Updated[uri] != w || m.Page[uri].D != w {
+			fmt.Fprintf(&b, "  %s: %d updated rows in the MCP log, %d on its MCP card, %d dispatched in the Page tab; want %d\n",
+				uri, m.Log[uri], m.Updated[uri], m.Page[uri].D, w)
+		}
+	}
+	for uri, n := range m.Log {
+		if !slices.Contains(m.PageURIs, uri) {
+			fmt.Fprintf(&b, "  %d updated rows for %s, which is not listed\n", n, uri)
+		}
+	}
+	if m.TabMCP != total || m.TabPage != total {
+		fmt.Fprintf(&b, "  tab counts: Page %d, MCP %d; want %d\n", m.TabPage, m.TabMCP, total)
+	}
+	return b.String()
+}
+
+// expectMCP waits until both tabs agree with want, then checks that they
+// stay there (no notification arrives late, none twice).
+func expectMCP(v *demoVisit, step string, want map[string]int, more func(mcpView) string) mcpView {
+	v.t.Helper()
+	var m mcpView
+	mismatch := func() string {
+		v.tab.Eval(readMCPView, &m)
+		s := mcpMismatch(m, want)
+		if more != nil {
+			s += more(m)
+		}
+		return s
+	}
+	deadline := time.Now().Add(15 * time.Second)
+	for {
+		d := mismatch()
+		if d == "" {
+			break
+		}
+		if time.Now().After(deadline) {
+			v.t.Fatalf("after %s the MCP tab does not show the expected notifications:\n%s%s", step, d, v.tab.ConsoleText())
+		}
+		time.Sleep(25 * time.Millisecond)
+	}
+	time.Sleep(300 * time.Millisecond)
+	if d := mismatch(); d != "" {
+		v.t.Fatalf("after %s the MCP tab changed again:\n%s%s", step, d, v.tab.ConsoleText())
+	}
+	return m
+}
+
+// TestDemoMCP drives the panel's MCP tab: the stock MCP client (the
+// TypeScript SDK's Client over @mcp-b/transports' TabClientTransport, from
+// make mcpclient) connected to the module's server (data-mcp) over
+// window.postMessage. It must list what the Page tab lists, be subscribed to
+// every resource, log exactly one notifications/resources/updated per push the
+// Page tab dispatches (none for a suppressed one), list again on list_changed,
+// and read resources and template instances with resources/read.
+func TestDemoMCP(t *testing.T) {
+	base := startDemo(t, filepath.Join(browsertest.RepoRoot(), "demo"), demoDist(t), "-vendor", mcpVendor(t))
+	tab := browsertest.NewTab(t)
+	v := &demoVisit{t: t, tab: tab}
+	v.run("set viewport", chromedp.EmulateViewport(1280, 900))
+	// ?tick=400: the order's first status poll comes 400 ms after it is
+	// placed, long after the client has listed it again and subscribed.
+	tab.Navigate(base + "?tick=400")
+	tab.Eval(`document.modelContext.ready.then(() => true)`, nil)
+
+	want := map[string]int{}
+	m := expectMCP(v, "loading the page", want, nil)
+	if !slices.Equal(m.MCPURIs, []string{pageURI, cartURI, draftURI}) {
+		t.Fatalf("MCP resources = %q, want [%s %s %s]", m.MCPURIs, pageURI, cartURI, draftURI)
+	}
+	if !strings.Contains(m.StatusText, "protocol 2025-11-25") {
+		t.Errorf("MCP status %q does not name the negotiated protocol 2025-11-25", m.StatusText)
+	}
+
+	// The tabs, by keyboard: arrows move the selection and the focus, and
+	// only the selected tab's panel shows.
+	type tabsState struct {
+		Selected []string
+		Focused  string
+		Visible  []string
+		TabIndex []int
+	}
+	tabsNow := func() tabsState {
+		var s tabsState
+		tab.Eval(`({
+		  selected: Array.from(document.querySelectorAll('[role="tab"][aria-selected="true"]'), (t) => t.id),
+		  focused: document.activeElement.id,
+		  visible: Array.from(document.querySelectorAll('[role="tabpanel"]')).filter((p) => !p.hidden).map((p) => p.id),
+		  tabIndex: Array.from(document.querySelectorAll('[role="tab"]'), (t) => t.tabIndex),
+		})`, &s)
+		return s
+	}
+	v.run("focus the Page tab", chromedp.Focus(`#tab-resources`, chromedp.ByQuery))
+	for _, step := range []struct {
+		key, tab, panel string
+		tabIndex        []int
+	}{
+		{kb.ArrowRight, "tab-mcp", "panel-mcp", []int{-1, 0}},
+		{kb.ArrowLeft, "tab-resources", "panel-resources", []int{0, -1}},
+		{kb.End, "tab-mcp", "panel-mcp", []int{-1, 0}},
+		{kb.Home, "tab-resources", "panel-resources", []int{0, -1}},
+		{kb.ArrowLeft, "tab-mcp", "panel-mcp", []int{-1, 0}}, // wraps around
+	} {
+		v.run("press a key on the tabs", chromedp.KeyEvent(step.key))
+		got := tabsNow()
+		if !slices.Equal(got.Selected, []string{step.tab}) || got.Focused != step.tab || !slices.Equal(got.Visible, []string{step.panel}) || !slices.Equal(got.TabIndex, step.tabIndex) {
+			t.Fatalf("after %q on the tabs: %+v; want %s selected and focused, only %s shown, tabindex %v", step.key, got, step.tab, step.panel, step.tabIndex)
+		}
+	}
+
+	// One click in the shop, one push, one notification: the same push the
+	// Page tab shows, without its value.
+	v.run("add a mug", chromedp.Click(`#product-MUG-STONE [data-action="add-to-cart"]`, chromedp.ByQuery))
+	want[cartURI] = 1
+	expectMCP(v, "adding a mug", want, nil)
+	var row struct{ Text, Title string }
+	tab.Eval(`(() => { const r = document.querySelector('#mcp-log > li[data-kind="updated"]');
+	  return { text: r.textContent, title: r.title }; })()`, &row)
+	if !strings.Contains(row.Text, cartURI) || !regexp.MustCompile(`\d\d:\d\d:\d\d\.\d{3}`).MatchString(row.Text) || !strings.Contains(row.Title, "notifications/resources/updated") {
+		t.Errorf("MCP log row = %+v, want the time and %s of a notifications/resources/updated", row, cartURI)
+	}
+
+	// A no-op edit: the trailing space leaves the normalised draft as it was,
+	// so the Page tab counts a suppressed push and MCP hears nothing.
+	v.run("go to checkout", chromedp.Click(`[data-nav="checkout"]`, chromedp.ByQuery))
+	want[pageURI] = 1
+	v.run("type a letter", chromedp.SendKeys(`#f-name`, "A", chromedp.ByQuery))
+	want[draftURI] = 1
+	expectMCP(v, "going to checkout and typing a letter", want, nil)
+	v.run("type a trailing space", chromedp.SendKeys(`#f-name`, " ", chromedp.ByQuery))
+	expectMCP(v, "typing a trailing space", want, func(m mcpView) string {
+		if m.Page[draftURI].S != 1 {
+			return fmt.Sprintf("  Page tab: %d suppressed pushes of %s, want 1\n", m.Page[draftURI].S, draftURI)
+		}
+		return ""
+	})
+
+	// Read (resources/read): the contents as the client received them.
+	v.run("read the cart over MCP", chromedp.Click(`#mcp-resource-list li[data-uri="state://cart"] [data-action="read"]`, chromedp.ByQuery))
+	var read struct{ Kind, MimeType, Text, Head string }
+	deadline := time.Now().Add(5 * time.Second)
+	for read.Kind == "" {
+		tab.Eval(`(() => { const li = document.querySelector('#mcp-resource-list li[data-uri="state://cart"]');
+		  const pre = li.querySelector('.res-contents[data-state="ok"] pre');
+		  return pre ? { kind: pre.dataset.kind, mimeType: pre.dataset.mimeType, text: pre.textContent,
+		                 head: li.querySelector('.res-read').textContent } : {}; })()`, &read)
+		if time.Now().After(deadline) {
+			t.Fatalf("Read over MCP showed nothing\n%s", tab.ConsoleText())
+		}
+		time.Sleep(25 * time.Millisecond)
+	}
+	if read.Kind != "text" || read.MimeType != "application/json" || !strings.Contains(read.Text, `"count": 1`) || !strings.Contains(read.Head, "resources/read") {
+		t.Fatalf("Read of the cart over MCP: %+v; want text content, application/json, count 1", read)
+	}
+	for _, tc := range []struct{ id, want string }{
+		{"FH-1041", `"id": "FH-1041"`},
+		{"FH-9999", `There is no order "FH-9999"`},
+	} {
+		if got := readTemplate(t, v, "#mcp-template-list", tc.id); !strings.Contains(got, tc.want) || !strings.Contains(got, "resources/read state://order/"+tc.id) {
+			t.Fatalf("MCP template Read of %s shows:\n%s\nwant it to contain %s", tc.id, got, tc.want)
+		}
+	}
+
+	// Placing an order registers state://order/FH-1042: list_changed, the
+	// client lists again and subscribes, and every status push arrives.
+	v.run("fill in the form",
+		chromedp.SendKeys(`#f-email`, "ada@example.com", chromedp.ByQuery),  // 15 changes
+		chromedp.SendKeys(`#f-street`, "Keizersgracht 1", chromedp.ByQuery), // 14, and the space suppressed
+		chromedp.SendKeys(`#f-postcode`, "1017", chromedp.ByQuery),          // 4
+		chromedp.SendKeys(`#f-city`, "Amsterdam", chromedp.ByQuery),         // 9
+		chromedp.Click(`#place-order`, chromedp.ByQuery))
+	orderURI := "state://order/FH-1042"
+	want[draftURI] += 15 + 14 + 4 + 9 + 1 // and the reset after the order
+	want[cartURI]++                       // emptied
+	want[pageURI]++                       // the order page
+	want[orderURI] = 5                    // placed, packed, shipped, out_for_delivery, delivered
+	m = expectMCP(v, "placing an order and waiting for its delivery", want, func(m mcpView) string {
+		if m.ListChanged < 1 {
+			return "  no list_changed row in the MCP log\n"
+		}
+		return ""
+	})
+	if !slices.Contains(m.MCPURIs, orderURI) {
+		t.Fatalf("MCP resources = %q, want %s among them", m.MCPURIs, orderURI)
+	}
+
+	v.run("read the order over MCP", chromedp.Click(`#mcp-resource-list li[data-uri="state://order/FH-1042"] [data-action="read"]`, chromedp.ByQuery))
+	tab.Eval(`new Promise((resolve) => { const t = setInterval(() => {
+	  if (document.querySelector('#mcp-resource-list li[data-uri="state://order/FH-1042"] .res-contents[data-state="ok"]')) { clearInterval(t); resolve(true); }
+	}, 20); })`, nil)
+	v.screenshot("demo-mcp-1280.png")
+
+	for _, line := range tab.Console() {
+		if strings.HasPrefix(line, "uncaught:") || strings.HasPrefix(line, "console.error:") || strings.HasPrefix(line, "console.warning:") {
+			t.Errorf("page reported a problem: %s", line)
+		}
+	}
+	raw, _ := json.Marshal(want)
+	t.Logf("notifications/resources/updated per uri (the same as the Page tab's dispatched pushes): %s", raw)
+}
+
+// TestDemoWithoutMCPClient serves the demo without -vendor: the MCP tab must
+// say that its client did not load and how to get it, and the Page tab must
+// work as ever.
+func TestDemoWithoutMCPClient(t *testing.T) {
+	base := startDemo(t, filepath.Join(browsertest.RepoRoot(), "demo"), demoDist(t))
+	tab := browsertest.NewTab(t)
+	tab.Navigate(base)
+	tab.Eval(`document.modelContext.ready.then(() => true)`, nil)
+	var status struct{ Page, MCP, Text string }
+	tab.Eval(`new Promise((resolve) => {
+	  const el = document.querySelector('#mcp-status');
+	  const done = () => el.dataset.state === 'error' && resolve({ page: document.querySelector('#agent-status').dataset.state, mcp: el.dataset.state, text: el.textContent });
+	  done();
+	  new MutationObserver(done).observe(el, { attributes: true, childList: true, characterData: true, subtree: true });
+	})`, &status)
+	if status.Page != "ready" || !strings.Contains(status.Text, "make mcpclient") || !strings.Contains(status.Text, "-vendor testdata/out") {
+		t.Fatalf("without -vendor: Page tab %q, MCP tab %q %q; want ready, and the MCP tab telling to run make mcpclient and serve with -vendor testdata/out", status.Page, status.MCP, status.Text)
+	}
+	ctx, cancel := context.WithTimeout(tab.Ctx, 15*time.Second)
+	defer cancel()
+	if err := chromedp.Run(ctx,
+		chromedp.Click(`#tab-mcp`, chromedp.ByQuery),
+		chromedp.Click(`#tab-resources`, chromedp.ByQuery),
+		chromedp.Click(`#product-MUG-STONE [data-action="add-to-cart"]`, chromedp.ByQuery),
+	); err != nil {
+		t.Fatal(err)
+	}
+	var cart string
+	tab.Eval(`new Promise((resolve) => { const t = setInterval(() => {
+	  const li = document.querySelector('#resource-list li[data-uri="state://cart"]');
+	  if (li && li.dataset.dispatched === '1') { clearInterval(t); resolve(li.dataset.dispatched); }
+	}, 20); })`, &cart)
+	for _, line := range tab.Console() {
+		if strings.HasPrefix(line, "uncaught:") || strings.HasPrefix(line, "console.error:") {
+			t.Errorf("page reported a problem: %s", line)
 		}
 	}
 }

@@ -1,8 +1,10 @@
 // Command serve runs the demo shop: it serves demo/ at / and the built module
 // (dist/, from make build) at /static/, the way a page author's own server
-// would.
+// would; with -vendor, also the stock MCP client bundle (testdata/out/, from
+// make mcpclient) at /vendor/mcpclient.js, which the agent panel's MCP tab
+// loads.
 //
-//	go run ./wasm/cmd/serve -addr 127.0.0.1:8080 -demo demo -dist dist
+//	go run ./wasm/cmd/serve -addr 127.0.0.1:8080 -demo demo -dist dist -vendor testdata/out
 //
 // It prints "demo: http://127.0.0.1:8080/" once it listens and stops cleanly
 // on Ctrl-C or SIGTERM.
@@ -14,6 +16,12 @@
 // The module has not been built (or -dist points elsewhere). Run make build
 // in the repository root, or pass -dist with the folder that holds
 // modelcontext.js and modelcontext.wasm.
+//
+//	serve: testdata/out/mcpclient.js not found: run `make mcpclient` first (...)
+//
+// -vendor names a folder without the MCP client bundle. Run make mcpclient
+// (npm ci and esbuild in testdata/mcpclient), or leave -vendor out: the demo
+// then runs without its MCP tab, which says that its client did not load.
 package main
 
 import (

@@ -30,10 +30,11 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	addr := fl.String("addr", "127.0.0.1:8080", "`host:port` to listen on")
 	demoDir := fl.String("demo", "demo", "`folder` served at /")
 	distDir := fl.String("dist", "dist", "`folder` served at /static/ (make build output)")
+	vendorDir := fl.String("vendor", "", "`folder` holding mcpclient.js (make mcpclient output, testdata/out), served at /vendor/mcpclient.js for the panel's MCP tab; off when empty")
 	if err := fl.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fl.SetOutput(stdout)
-			fmt.Fprintln(stdout, "usage: serve [-addr host:port] [-demo folder] [-dist folder]")
+			fmt.Fprintln(stdout, "usage: serve [-addr host:port] [-demo folder] [-dist folder] [-vendor folder]")
 			fl.PrintDefaults()
 			return nil
 		}
@@ -43,7 +44,7 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 		return fmt.Errorf("unexpected argument %q", fl.Arg(0))
 	}
 
-	h, err := newHandler(*demoDir, *distDir)
+	h, err := newHandler(*demoDir, *distDir, *vendorDir)
 	if err != nil {
 		return err
 	}
@@ -86,10 +87,15 @@ func displayAddr(a net.Addr) string {
 	return net.JoinHostPort(host, port)
 }
 
+// vendorFiles are the files of the -vendor folder the demo loads: only
+// these are served from it (testdata/out also holds test output).
+var vendorFiles = []string{"mcpclient.js"}
+
 // newHandler serves demoDir at / (with index.html for the page's client-side
-// routes such as /cart) and distDir at /static/. It fails if either folder
-// lacks the file the demo cannot run without.
-func newHandler(demoDir, distDir string) (http.Handler, error) {
+// routes such as /cart), distDir at /static/ and, when vendorDir is not
+// empty, the stock MCP client bundle from vendorDir at /vendor/mcpclient.js.
+// It fails if a folder lacks the file the demo cannot run without.
+func newHandler(demoDir, distDir, vendorDir string) (http.Handler, error) {
 	if _, err := os.Stat(filepath.Join(demoDir, "index.html")); err != nil {
 		return nil, fmt.Errorf("%s: demo page not found (pass -demo with the demo folder)", filepath.Join(demoDir, "index.html"))
 	}
@@ -98,8 +104,37 @@ func newHandler(demoDir, distDir string) (http.Handler, error) {
 	}
 	mux := http.NewServeMux()
 	mux.Handle("/static/", http.StripPrefix("/static", files{fsys: os.DirFS(distDir)}))
+	if vendorDir != "" {
+		for _, name := range vendorFiles {
+			if _, err := os.Stat(filepath.Join(vendorDir, name)); err != nil {
+				return nil, fmt.Errorf("%s not found: run `make mcpclient` first (or pass -vendor with the folder that holds %s, or leave -vendor out to serve the demo without its MCP tab)", filepath.Join(vendorDir, name), name)
+			}
+		}
+		mux.Handle("/vendor/", http.StripPrefix("/vendor", files{fsys: only{os.DirFS(vendorDir), vendorFiles}}))
+	} else {
+		// Without -vendor the panel's MCP tab explains that its client did
+		// not load; this says why to anyone who opens the URL.
+		mux.HandleFunc("/vendor/", func(w http.ResponseWriter, r *http.Request) {
+			http.Error(w, "404 page not found: the MCP client bundle is not served; run `make mcpclient` and start serve with -vendor testdata/out (make demo does both)", http.StatusNotFound)
+		})
+	}
 	mux.Handle("/", files{fsys: os.DirFS(demoDir), fallback: "index.html"})
 	return gzipped(mux), nil
+}
+
+// only is fsys restricted to the named files at its root.
+type only struct {
+	fsys  fs.FS
+	names []string
+}
+
+func (o only) Open(name string) (fs.File, error) {
+	for _, n := range o.names {
+		if n == name {
+			return o.fsys.Open(name)
+		}
+	}
+	return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrNotExist}
 }
 
 // contentTypes pins the types the demo depends on, whatever the system's MIME

@@ -63,7 +63,7 @@ func gunzip(t *testing.T, b []byte) string {
 
 func TestHandler(t *testing.T) {
 	demoDir, distDir := fixture(t)
-	h, err := newHandler(demoDir, distDir)
+	h, err := newHandler(demoDir, distDir, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -135,7 +135,7 @@ func TestFilesStayInFolder(t *testing.T) {
 
 func TestHandlerConditionalAndHead(t *testing.T) {
 	demoDir, distDir := fixture(t)
-	h, err := newHandler(demoDir, distDir)
+	h, err := newHandler(demoDir, distDir, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -166,6 +166,63 @@ func TestRunWithoutBuild(t *testing.T) {
 	err := run(context.Background(), []string{"-addr", "127.0.0.1:0", "-demo", demoDir, "-dist", empty}, &out)
 	if err == nil || !strings.Contains(err.Error(), "modelcontext.js not found: run `make build` first") {
 		t.Fatalf("run without dist/modelcontext.js: %v; want an error telling to run make build", err)
+	}
+	if out.Len() != 0 {
+		t.Errorf("printed %q before failing", out.String())
+	}
+}
+
+// TestHandlerVendor: -vendor serves the MCP client bundle at
+// /vendor/mcpclient.js, and nothing else of its folder (testdata/out also
+// holds test output); without -vendor, /vendor/ answers 404 saying how to
+// get it.
+func TestHandlerVendor(t *testing.T) {
+	demoDir, distDir := fixture(t)
+	vendorDir := t.TempDir()
+	for name, content := range map[string]string{
+		"mcpclient.js": "/* bundle */" + strings.Repeat(" void 0;", 200),
+		"bench.json":   `{"secret": true}`,
+		"mcpserver.js": "/* another bundle */",
+	} {
+		if err := os.WriteFile(filepath.Join(vendorDir, name), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	h, err := newHandler(demoDir, distDir, vendorDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := get(t, h, http.MethodGet, "/vendor/mcpclient.js", map[string]string{"Accept-Encoding": "gzip"})
+	if rec.Code != 200 || rec.Header().Get("Content-Type") != "text/javascript; charset=utf-8" || rec.Header().Get("Content-Encoding") != "gzip" {
+		t.Fatalf("GET /vendor/mcpclient.js: status %d, type %q, encoding %q; want 200, text/javascript, gzip",
+			rec.Code, rec.Header().Get("Content-Type"), rec.Header().Get("Content-Encoding"))
+	}
+	if body := gunzip(t, rec.Body.Bytes()); !strings.HasPrefix(body, "/* bundle */") {
+		t.Errorf("GET /vendor/mcpclient.js: body %q", abbrev(body))
+	}
+	for _, target := range []string{"/vendor/bench.json", "/vendor/mcpserver.js", "/vendor/", "/vendor/nope.js"} {
+		if rec := get(t, h, http.MethodGet, target, nil); rec.Code != http.StatusNotFound {
+			t.Errorf("GET %s: status %d, want 404", target, rec.Code)
+		}
+	}
+
+	h, err = newHandler(demoDir, distDir, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec = get(t, h, http.MethodGet, "/vendor/mcpclient.js", nil)
+	if rec.Code != http.StatusNotFound || !strings.Contains(rec.Body.String(), "make mcpclient") || !strings.Contains(rec.Body.String(), "-vendor") {
+		t.Errorf("GET /vendor/mcpclient.js without -vendor: status %d, body %q; want 404 telling to run make mcpclient and pass -vendor", rec.Code, rec.Body.String())
+	}
+}
+
+func TestRunWithoutMCPClientBundle(t *testing.T) {
+	demoDir, distDir := fixture(t)
+	empty := t.TempDir()
+	var out bytes.Buffer
+	err := run(context.Background(), []string{"-addr", "127.0.0.1:0", "-demo", demoDir, "-dist", distDir, "-vendor", empty}, &out)
+	if err == nil || !strings.Contains(err.Error(), "mcpclient.js not found: run `make mcpclient` first") {
+		t.Fatalf("run -vendor <folder without mcpclient.js>: %v; want an error telling to run make mcpclient", err)
 	}
 	if out.Len() != 0 {
 		t.Errorf("printed %q before failing", out.String())
