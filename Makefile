@@ -7,9 +7,9 @@ CACHE    := $(CURDIR)/.cache
 BIN      := $(CACHE)/bin
 ADDR     ?= 127.0.0.1:8080
 FUZZTIME ?= 5s
-GO_SOURCES := $(shell find wasm -name '*.go' -not -name '*_test.go') go.mod
+GO_SOURCES := $(shell find wasm -name '*.go' -not -name '*_test.go' -not -path 'wasm/cmd/*') wasm/cmd/modelcontext/main.go go.mod
 
-.PHONY: build demo test test-deps test-host test-wasm test-browser lint types fuzz size clean mcpclient
+.PHONY: build demo test test-deps test-host test-wasm test-browser lint types fuzz size bench clean mcpclient
 
 build: dist/modelcontext.wasm dist/modelcontext.js
 
@@ -27,6 +27,12 @@ dist/modelcontext.js: js/loader.js $(WASM_EXEC)
 
 demo: build mcpclient
 	$(GO) run ./wasm/cmd/serve -addr $(ADDR) -demo demo -dist dist -vendor testdata/out
+
+# bench: the module side by side with the plain-JS reference in headless
+# Chromium (results in testdata/out/bench.json), then the pure core's hot paths.
+bench: build test-deps
+	CHROMIUM="$(BIN)/chromium" GO="$(GO)" $(GO) run ./wasm/cmd/bench
+	$(GO) test -run '^$$' -bench . -benchmem ./wasm/registry
 
 size: build
 	@$(GO) run ./wasm/cmd/size dist/modelcontext.wasm dist/modelcontext.js

@@ -102,7 +102,8 @@ func mcSettle(id int32, push int32, v int32, ok int32) (code int32) {
 //go:wasmexport mc_lookup
 func mcLookup(n int32) (id int32) {
 	defer recoverEntry("readResource", &id)
-	uri := string(in[:n])
+	// No copy: nothing keeps uri (the message and the parameters copy it).
+	uri := unsafe.String(unsafe.SliceData(in), n)
 	rid, params := reg.Lookup(uri)
 	if id = int32(rid); id == 0 {
 		host.fail(registry.NotFoundMessage(uri))

@@ -32,22 +32,22 @@ func (r *Registry) Settle(id ID, push uint32, v Value, ok bool) {
 		return
 	}
 	if push <= e.handled {
-		r.debug(`resource "` + e.uri + `": late result dropped (a newer push was already handled)`)
+		r.debug(`resource "`, e.uri, `": late result dropped (a newer push was already handled)`)
 		r.host.Release(v)
 		return
 	}
 	e.handled = push
 	switch r.host.Compare(id, v) {
 	case KeySame:
-		r.debug(`resource "` + e.uri + `": push suppressed (value unchanged)`)
+		r.debug(`resource "`, e.uri, `": push suppressed (value unchanged)`)
 		r.host.Release(v)
 		return
 	case KeyDifferent:
 		r.host.SetBaseline(id, true)
-		r.debug(`resource "` + e.uri + `" changed`)
+		r.debug(`resource "`, e.uri, `" changed`)
 	case KeyNone:
 		r.host.SetBaseline(id, false)
-		r.debug(`resource "` + e.uri + `": value has no comparison key; pushed anyway (fail-open)`)
+		r.debug(`resource "`, e.uri, `": value has no comparison key; pushed anyway (fail-open)`)
 	}
 	r.outbox = append(r.outbox, delivery{e, v})
 	if !r.delivering {
@@ -66,17 +66,20 @@ type delivery struct {
 // sees every resource's values in the order they were dispatched.
 func (r *Registry) deliverAll() {
 	r.delivering = true
-	defer func() { r.delivering = false }()
-	for len(r.outbox) > 0 {
-		d := r.outbox[0]
-		r.outbox[0] = delivery{}
-		r.outbox = r.outbox[1:]
+	i := 0
+	defer func() {
+		// Keep what was not delivered (after a panic) and reuse the array.
+		r.delivering = false
+		r.outbox = r.outbox[:copy(r.outbox, r.outbox[i:])]
+	}()
+	for ; i < len(r.outbox); i++ {
+		d := r.outbox[i]
+		r.outbox[i] = delivery{}
 		if r.byID[d.e.id] == d.e { // not unregistered by an earlier listener
 			r.deliver(d.e, d.v)
 		}
 		r.host.Release(d.v)
 	}
-	r.outbox = r.outbox[:0]
 }
 
 // deliver fires resourceupdated, then calls the consumer subscriptions of the

@@ -1,6 +1,9 @@
 package registry
 
-import "slices"
+import (
+	"slices"
+	"strings"
+)
 
 // ID names one registration. IDs are never reused.
 type ID int32
@@ -197,9 +200,9 @@ func (r *Registry) Register(d *Descriptor) (ID, error) {
 		r.subscribe(e)
 	}
 	if old != nil {
-		r.debug(`replaced "` + e.uri + `"`)
+		r.debug(`replaced "`, e.uri, `"`)
 	} else {
-		r.debug(`registered "` + e.uri + `"`)
+		r.debug(`registered "`, e.uri, `"`)
 	}
 	r.listChanged()
 	return e.id, nil
@@ -223,7 +226,7 @@ func (r *Registry) subscribe(e *entry) {
 // retire runs the teardown of a registration that has left the list.
 func (r *Registry) retire(e *entry) {
 	if e.teardown {
-		r.debug(`teardown of "` + e.uri + `"`)
+		r.debug(`teardown of "`, e.uri, `"`)
 	}
 	if v := r.host.Retire(e.id); v != 0 {
 		r.host.Error("modelcontext: the teardown of "+quote(e.uri)+" threw:", v)
@@ -252,7 +255,7 @@ func (r *Registry) Unregister(id ID) {
 		}
 	}
 	r.retire(e)
-	r.debug(`unregistered "` + e.uri + `"`)
+	r.debug(`unregistered "`, e.uri, `"`)
 	r.listChanged()
 }
 
@@ -362,8 +365,10 @@ func (r *Registry) Stats() Stats {
 	return Stats{Registrations: len(r.byID), Subscriptions: len(r.subURI)}
 }
 
-func (r *Registry) debug(msg string) {
+// debug logs the concatenation of parts in debug mode. The parts are joined
+// only then: a push in normal mode builds no string.
+func (r *Registry) debug(parts ...string) {
 	if r.host.Debugging() {
-		r.host.Debug("[modelcontext] " + msg)
+		r.host.Debug("[modelcontext] " + strings.Join(parts, ""))
 	}
 }

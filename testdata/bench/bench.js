@@ -1,0 +1,268 @@
+// The workloads of wasm/cmd/bench, run the same way on every implementation
+// of document.modelContext that bench.html loads (?impl=ours|ref), plus the
+// Go floor (?impl=bare).
+//
+// The bench calls, through the DevTools protocol:
+//   Bench.ready                 a Promise of performance.now() when the
+//                               implementation's `ready` resolved
+//   Bench.timing()              that time and the resource timings behind it
+//   Bench.setup(set)            registers the resources of a workload set:
+//                               "main" (a few resources) or "list" (1,000)
+//   Bench.run(workload, ops)    runs one timed batch of ops operations and
+//                               returns {ms, ops}; it throws if the
+//                               implementation did not do what was asked
+//                               (a push not delivered, a wrong list length)
+//
+// Values are built once, outside the timed loops. A push alternates between
+// two pre-built values that differ in one field, so that no push is
+// suppressed; the toggle lives across batches.
+(() => {
+  'use strict';
+
+  const impl = new URLSearchParams(location.search).get('impl');
+  const B = (window.Bench = { impl, readyAt: null, error: null });
+
+  const started = impl === 'bare' ? window.bare.ready : document.modelContext.ready;
+  B.ready = Promise.resolve(started).then(
+    () => (B.readyAt = performance.now()),
+    (e) => {
+      B.error = String(e && e.message ? e.message : e);
+      throw e;
+    });
+
+  // timing says where the time until `ready` went: navigation, the script
+  // tag(s) (scriptsRan: how long they ran once downloaded), the .wasm
+  // download (streaming compilation overlaps it).
+  B.timing = () => {
+    const nav = performance.getEntriesByType('navigation')[0];
+    const res = performance.getEntriesByType('resource');
+    const pick = (suffix) => {
+      const e = res.find((r) => r.name.endsWith(suffix));
+      return e ? { start: e.startTime, responseEnd: e.responseEnd, bytes: e.encodedBodySize } : null;
+    };
+    // The implementation's scripts ran from when the last of them arrived
+    // (or the parser reached them) until benchScriptsEnd.
+    let arrived = window.benchScriptsStart;
+    for (const src of window.benchScripts) {
+      const e = res.find((r) => new URL(r.name).pathname === src);
+      if (e) arrived = Math.max(arrived, e.responseEnd);
+    }
+    return {
+      ready: B.readyAt,
+      scriptsRan: window.benchScriptsEnd - arrived,
+      scriptsEnd: window.benchScriptsEnd,
+      responseEnd: nav ? nav.responseEnd : null,
+      domInteractive: nav ? nav.domInteractive : null,
+      script: pick(impl === 'bare' ? '/bench/wasm_exec.js' : '/modelcontext.js'),
+      wasm: impl === 'ref' ? null : pick(impl === 'ours' ? '/modelcontext.wasm' : '/bench/bare.wasm'),
+      visibility: document.visibilityState,
+    };
+  };
+
+  // ---- Values ---------------------------------------------------------------
+
+  // payload returns a cart-like object whose JSON is about `bytes` long.
+  function payload(bytes, rev) {
+    const items = [];
+    const v = { rev, route: '/cart', user: { id: 42, name: 'Ada' }, items };
+    const item = (i) => ({
+      id: i,
+      sku: 'SKU-' + (100000 + i),
+      name: 'Item number ' + i,
+      price: Math.round(((i * 7.31) % 100) * 100) / 100,
+      qty: (i % 5) + 1,
+      tags: ['tag' + (i % 7), 'tag' + (i % 11)],
+    });
+    const per = JSON.stringify(item(1000)).length + 1;
+    const n = Math.max(0, Math.round((bytes - JSON.stringify(v).length) / per));
+    for (let i = 0; i < n; i++) items.push(item(i));
+    return v;
+  }
+
+  // pair returns two values of about `bytes` that differ in one field.
+  function pair(bytes) {
+    const a = bytes <= 100 ? { rev: 0, route: '/cart', count: 3 } : payload(bytes, 0);
+    const b = { ...a, rev: 1 };
+    return [a, b];
+  }
+
+  // ---- Set-up ---------------------------------------------------------------
+
+  const mc = impl === 'bare' ? null : document.modelContext;
+  const sources = {}; // workload → {a, b, cur, flip, onChange}
+  let updated = 0; // resourceupdated events seen by the listener
+  let handled = 0; // subscribeResource handler calls
+  const onUpdated = (ev) => {
+    if (ev.detail.value !== undefined) updated++;
+  };
+  let resourceCount = 0;
+  const readValue = { rev: 0, route: '/cart', count: 3 };
+  const sameValue = { rev: 0, route: '/cart', count: 3 };
+  const cycleValue = { rev: 0 };
+  const noTeardown = () => {};
+  // The descriptor of the register + unregister cycle, built once.
+  const cycleDesc = {
+    uri: 'bench://cycle',
+    name: 'cycle',
+    title: 'Cycle',
+    description: 'registered and unregistered by the bench',
+    get: () => cycleValue,
+    subscribe: () => noTeardown,
+  };
+
+  // source registers a resource whose value alternates between two values of
+  // about `bytes` on each push.
+  function source(key, uri, bytes) {
+    const [a, b] = pair(bytes);
+    const s = { a, b, cur: a, flip: 0, onChange: null, bytes: JSON.stringify(a).length };
+    mc.registerResource({
+      uri,
+      name: key,
+      description: 'bench value of about ' + bytes + ' bytes',
+      get: () => s.cur,
+      subscribe(onChange) {
+        s.onChange = onChange;
+        return noTeardown;
+      },
+    });
+    sources[key] = s;
+    return s;
+  }
+
+  B.setup = (set) => {
+    if (impl === 'bare') return { crossing: typeof globalThis.bareNoop };
+    if (set === 'main') {
+      source('small', 'bench://push/small', 40);
+      source('10k', 'bench://push/10k', 10_000);
+      source('100k', 'bench://push/100k', 100_000);
+      source('handler', 'bench://push/handler', 40);
+      mc.registerResource({
+        uri: 'bench://push/same',
+        name: 'same',
+        get: () => sameValue,
+        subscribe(onChange) {
+          sources.same = { onChange };
+          return noTeardown;
+        },
+      });
+      mc.registerResource({ uri: 'bench://read/small', name: 'read', get: () => readValue });
+      mc.subscribeResource('bench://push/handler', (v) => {
+        if (v !== undefined) handled++;
+      });
+      // The first push of a resource always dispatches: set the baselines.
+      for (const k of ['small', '10k', '100k', 'handler', 'same']) sources[k].onChange();
+    } else if (set === 'list') {
+      for (let i = 0; i < 1000; i++) {
+        const d = {
+          uri: 'bench://list/' + i,
+          name: 'item' + i,
+          description: 'resource ' + i + ' of the getResources workload',
+          get: () => readValue,
+        };
+        if (i % 4 === 0) d.annotations = { audience: ['user', 'assistant'], priority: 0.5 };
+        if (i % 2 === 0) d.title = 'Item ' + i;
+        mc.registerResource(d);
+      }
+    } else {
+      throw new Error('Bench.setup: unknown set ' + set);
+    }
+    resourceCount = mc.getResources().length;
+    const sizes = {};
+    for (const k of Object.keys(sources)) if (sources[k].bytes) sizes[k] = sources[k].bytes;
+    return { resources: resourceCount, valueBytes: sizes };
+  };
+
+  // ---- Workloads ------------------------------------------------------------
+
+  function check(ok, what) {
+    if (!ok) throw new Error('Bench: ' + impl + ': ' + what);
+  }
+
+  // push times ops pushes of source s that each dispatch one resourceupdated
+  // to one listener.
+  function push(s, ops) {
+    mc.addEventListener('resourceupdated', onUpdated);
+    const before = updated;
+    const t0 = performance.now();
+    for (let i = 0; i < ops; i++) {
+      s.flip ^= 1;
+      s.cur = s.flip ? s.b : s.a;
+      s.onChange();
+    }
+    const ms = performance.now() - t0;
+    mc.removeEventListener('resourceupdated', onUpdated);
+    check(updated - before === ops, `${ops} pushes dispatched ${updated - before} events`);
+    return ms;
+  }
+
+  const workloads = {
+    'push-small': (ops) => push(sources.small, ops),
+    'push-10k': (ops) => push(sources['10k'], ops),
+    'push-100k': (ops) => push(sources['100k'], ops),
+    // A push whose value did not change: nothing is dispatched.
+    'push-suppressed': (ops) => {
+      mc.addEventListener('resourceupdated', onUpdated);
+      const before = updated;
+      const onChange = sources.same.onChange;
+      const t0 = performance.now();
+      for (let i = 0; i < ops; i++) onChange();
+      const ms = performance.now() - t0;
+      mc.removeEventListener('resourceupdated', onUpdated);
+      check(updated === before, `${updated - before} suppressed pushes were dispatched`);
+      return ms;
+    },
+    // One push reaching one subscribeResource handler, no event listener.
+    handler: (ops) => {
+      const s = sources.handler;
+      const before = handled;
+      const t0 = performance.now();
+      for (let i = 0; i < ops; i++) {
+        s.flip ^= 1;
+        s.cur = s.flip ? s.b : s.a;
+        s.onChange();
+      }
+      const ms = performance.now() - t0;
+      check(handled - before === ops, `${ops} pushes reached the handler ${handled - before} times`);
+      return ms;
+    },
+    // readResource of a small value, awaiting each read.
+    'read-small': async (ops) => {
+      let v;
+      const t0 = performance.now();
+      for (let i = 0; i < ops; i++) v = await mc.readResource('bench://read/small');
+      const ms = performance.now() - t0;
+      check(v === readValue, 'readResource did not give the value get returned');
+      return ms;
+    },
+    'get-resources': (ops) => {
+      let list;
+      const t0 = performance.now();
+      for (let i = 0; i < ops; i++) list = mc.getResources();
+      const ms = performance.now() - t0;
+      check(list.length === resourceCount, `getResources gave ${list.length} resources, want ${resourceCount}`);
+      return ms;
+    },
+    // registerResource and its unregister (each fires resourcelistchanged).
+    'register-cycle': (ops) => {
+      const t0 = performance.now();
+      for (let i = 0; i < ops; i++) mc.registerResource(cycleDesc)();
+      const ms = performance.now() - t0;
+      check(mc.getResources().length === resourceCount, 'the register cycle left resources behind');
+      return ms;
+    },
+    // One JavaScript-to-Go call of a js.FuncOf that does nothing.
+    crossing: (ops) => {
+      const f = globalThis.bareNoop;
+      const t0 = performance.now();
+      for (let i = 0; i < ops; i++) f();
+      return performance.now() - t0;
+    },
+  };
+
+  B.run = async (name, ops) => {
+    const w = workloads[name];
+    if (!w) throw new Error('Bench.run: unknown workload ' + name);
+    const ms = await w(ops);
+    return { ms, ops };
+  };
+})();

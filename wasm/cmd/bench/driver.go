@@ -1,0 +1,474 @@
+package main
+
+import (
+	"bytes"
+	"compress/gzip"
+	"fmt"
+	"math"
+	"net/http"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/andybalholm/brotli"
+
+	"modelcontext/wasm/internal/browsertest"
+)
+
+// benchRoutes serves testdata/bench/ at /bench/, with the bare program and
+// the wasm_exec.js of the Go that built it, (withDist) the build of the
+// module in dist at /bench/dist/ and (-against) another at /bench/against/.
+func benchRoutes(root, bareWasm, wasmExec string, withDist bool, dist, against string) func(*http.ServeMux) {
+	return func(mux *http.ServeMux) {
+		if withDist {
+			mux.Handle("/bench/dist/", http.StripPrefix("/bench/dist/", http.FileServer(http.Dir(dist))))
+		}
+		if against != "" {
+			mux.Handle("/bench/against/", http.StripPrefix("/bench/against/", http.FileServer(http.Dir(against))))
+		}
+		dir := filepath.Join(root, "testdata", "bench")
+		mux.Handle("/bench/", http.StripPrefix("/bench/", http.FileServer(http.Dir(dir))))
+		mux.HandleFunc("/bench/bare.wasm", func(w http.ResponseWriter, r *http.Request) { http.ServeFile(w, r, bareWasm) })
+		mux.HandleFunc("/bench/wasm_exec.js", func(w http.ResponseWriter, r *http.Request) { http.ServeFile(w, r, wasmExec) })
+	}
+}
+
+// tb lets browsertest.Browser.Tab, written for tests, be used by a program:
+// it keeps the cleanups (closing the tab) and turns a fatal error into a
+// panic that openTab recovers.
+type tb struct {
+	testing.TB // nil: Tab calls only the methods below
+	cleanups   []func()
+}
+
+type tabFailure struct{ err error }
+
+func (t *tb) Helper()                   {}
+func (t *tb) Cleanup(f func())          { t.cleanups = append(t.cleanups, f) }
+func (t *tb) Fatalf(f string, a ...any) { panic(tabFailure{fmt.Errorf(f, a...)}) }
+func (t *tb) Fatal(a ...any)            { panic(tabFailure{fmt.Errorf("%s", fmt.Sprint(a...))}) }
+func (t *tb) Errorf(f string, a ...any) { panic(tabFailure{fmt.Errorf(f, a...)}) }
+func (t *tb) close() {
+	for i := len(t.cleanups) - 1; i >= 0; i-- {
+		t.cleanups[i]()
+	}
+	t.cleanups = nil
+}
+
+// page is one tab on bench.html.
+type page struct {
+	name string
+	tab  *browsertest.Tab
+	tb   *tb
+}
+
+type driver struct {
+	br        *browsertest.Browser
+	srv       *browsertest.Server
+	logf      func(string, ...any)
+	open      []*page
+	userAgent string
+	query     string // added to the bench page's URL for ours
+	against   bool   // "ref" is the build at /bench/against/, not the reference
+}
+
+func (d *driver) openTab(name string) (p *page, err error) {
+	t := &tb{}
+	defer func() {
+		if r := recover(); r != nil {
+			f, ok := r.(tabFailure)
+			if !ok {
+				panic(r)
+			}
+			t.close()
+			err = fmt.Errorf("%s: %w", name, f.err)
+		}
+	}()
+	tab := d.br.Tab(t)
+	tab.Timeout = time.Minute
+	p = &page{name: name, tab: tab, tb: t}
+	d.open = append(d.open, p)
+	return p, nil
+}
+
+func (d *driver) closeTab(p *page) {
+	p.tb.close()
+	for i, x := range d.open {
+		if x == p {
+			d.open = append(d.open[:i], d.open[i+1:]...)
+			break
+		}
+	}
+}
+
+func (d *driver) closeAll() {
+	for len(d.open) > 0 {
+		d.closeTab(d.open[len(d.open)-1])
+	}
+}
+
+// eval evaluates expr in p, with the page console in the error.
+func (p *page) eval(expr string, out any) error {
+	if err := p.tab.TryEval(expr, out); err != nil {
+		return fmt.Errorf("%s: %w\n  expression: %s\n%s", p.name, err, expr, p.tab.ConsoleText())
+	}
+	return nil
+}
+
+// load navigates p to bench.html?impl=impl and waits until it is ready.
+func (d *driver) load(p *page, impl string) error {
+	url := d.srv.URL("/bench/bench.html?impl=" + impl)
+	switch {
+	case impl == "ours":
+		url += d.query
+	case impl == "ref" && d.against:
+		url = d.srv.URL("/bench/bench.html?impl=ours&dist=/bench/against/")
+	}
+	if err := p.tab.TryNavigate(url); err != nil {
+		return fmt.Errorf("%s: %w\n%s", p.name, err, p.tab.ConsoleText())
+	}
+	if err := p.eval(`Bench.ready`, nil); err != nil {
+		return err
+	}
+	if d.userAgent == "" {
+		p.eval(`navigator.userAgent`, &d.userAgent)
+	}
+	return nil
+}
+
+// batch runs one timed batch and returns µs per operation.
+func (p *page) batch(js string, ops int) (float64, error) {
+	var r struct {
+		Ms  float64 `json:"ms"`
+		Ops int     `json:"ops"`
+	}
+	if err := p.eval(fmt.Sprintf("Bench.run(%q, %d)", js, ops), &r); err != nil {
+		return 0, err
+	}
+	return r.Ms * 1000 / float64(ops), nil
+}
+
+// timing is what Bench.timing() reports, in ms since navigation start.
+type timing struct {
+	Ready          float64   `json:"ready"`
+	ScriptsRan     float64   `json:"scriptsRan"`
+	ScriptsEnd     float64   `json:"scriptsEnd"`
+	ResponseEnd    float64   `json:"responseEnd"`
+	DOMInteractive float64   `json:"domInteractive"`
+	Script         *resource `json:"script"`
+	Wasm           *resource `json:"wasm"`
+	Visibility     string    `json:"visibility"`
+}
+
+type resource struct {
+	Start       float64 `json:"start"`
+	ResponseEnd float64 `json:"responseEnd"`
+	Bytes       int     `json:"bytes"`
+}
+
+// measureReady opens a fresh tab per sample, so that nothing compiled for an
+// earlier page is reused, and takes performance.now() when ready resolved.
+// The implementations take turns; one discarded sample each warms the
+// browser up.
+func (d *driver) measureReady(n int) (*Ready, error) {
+	order := []string{"ours", "ref", "bare"}
+	samples := map[string][]float64{}
+	fromWasm := map[string][]float64{} // ready − start of the .wasm request
+	ran := map[string][]float64{}
+	timings := map[string][]timing{}
+	for i := -1; i < n; i++ {
+		d.logf("start-up sample %d/%d", i+1, n)
+		for k := range order {
+			impl := order[(k+max(i, 0))%len(order)]
+			p, err := d.openTab("ready/" + impl)
+			if err != nil {
+				return nil, err
+			}
+			if err := d.load(p, impl); err != nil {
+				return nil, err
+			}
+			var t timing
+			if err := p.eval(`Bench.timing()`, &t); err != nil {
+				return nil, err
+			}
+			d.closeTab(p)
+			if i >= 0 {
+				samples[impl] = append(samples[impl], t.Ready)
+				ran[impl] = append(ran[impl], t.ScriptsRan)
+				if t.Wasm != nil {
+					fromWasm[impl] = append(fromWasm[impl], t.Ready-t.Wasm.Start)
+				}
+				timings[impl] = append(timings[impl], t)
+			}
+		}
+	}
+	r := &Ready{Ours: summarize(samples["ours"], 0), Ref: summarize(samples["ref"], 0),
+		Bare: summarize(samples["bare"], 0), Timings: timings,
+		OursFromWasm: summarize(fromWasm["ours"], 0), BareFromWasm: summarize(fromWasm["bare"], 0)}
+	r.ScriptsRan = map[string]Stats{}
+	for _, impl := range order {
+		r.ScriptsRan[impl] = summarize(ran[impl], 0)
+	}
+	r.Ratio = round3(r.Ours.Median / r.Bare.Median)
+	r.RatioFromWasm = round3(r.OursFromWasm.Median / r.BareFromWasm.Median)
+	return r, nil
+}
+
+// measureWorkloads opens one tab per implementation and workload set (and
+// one for the bare program), calibrates every workload and runs the rounds.
+func (d *driver) measureWorkloads(o options, selected []workload, res *Results) error {
+	pages := map[string]*page{} // "ours/main", "ref/list", "bare"
+	sets := map[string]bool{}
+	for _, w := range selected {
+		sets[w.Set] = true
+	}
+	for _, set := range []string{"main", "list"} {
+		if !sets[set] {
+			continue
+		}
+		for _, impl := range impls {
+			name := impl + "/" + set
+			p, err := d.openTab(name)
+			if err != nil {
+				return err
+			}
+			if err := d.load(p, impl); err != nil {
+				return err
+			}
+			var info map[string]any
+			if err := p.eval(fmt.Sprintf("Bench.setup(%q)", set), &info); err != nil {
+				return err
+			}
+			res.Setup[name] = info
+			pages[name] = p
+		}
+	}
+	bare, err := d.openTab("bare")
+	if err != nil {
+		return err
+	}
+	if err := d.load(bare, "bare"); err != nil {
+		return err
+	}
+	var visible []string
+	for _, p := range append(d.open[:0:0], d.open...) {
+		var v string
+		p.eval(`document.visibilityState`, &v)
+		if v != "visible" {
+			visible = append(visible, p.name+": "+v)
+		}
+	}
+	if len(visible) > 0 {
+		d.logf("note: tabs not visible (timers may be throttled): %v", visible)
+	}
+
+	// Calibrate and warm up: double ops until the faster implementation's
+	// batch takes a quarter of the target, then size the batch for the
+	// target, capped so that the slower one's stays under maxBatch.
+	const maxBatch = 250.0 // ms
+	ops := map[string]int{}
+	for _, w := range selected {
+		n, err := calibrate(o.batchMs, maxBatch, func(k int) ([]float64, error) {
+			var per []float64
+			for _, impl := range impls {
+				us, err := pages[impl+"/"+w.Set].batch(w.JS, k)
+				if err != nil {
+					return nil, err
+				}
+				per = append(per, us)
+			}
+			return per, nil
+		})
+		if err != nil {
+			return err
+		}
+		ops[w.Key] = n
+		d.logf("calibrated %-20s %6d ops per batch", w.Key, n)
+	}
+	crossOps, err := calibrate(o.batchMs, maxBatch, func(k int) ([]float64, error) {
+		us, err := bare.batch("crossing", k)
+		return []float64{us}, err
+	})
+	if err != nil {
+		return err
+	}
+	d.logf("calibrated %-20s %6d ops per batch", "crossing", crossOps)
+
+	samples := map[string]map[string][]float64{}
+	for _, w := range selected {
+		samples[w.Key] = map[string][]float64{}
+	}
+	var cross []float64
+	for r := 0; r < o.rounds; r++ {
+		d.logf("round %d/%d", r+1, o.rounds)
+		order := impls
+		if r%2 == 1 {
+			order = []string{impls[1], impls[0]}
+		}
+		for _, w := range selected {
+			for _, impl := range order {
+				us, err := pages[impl+"/"+w.Set].batch(w.JS, ops[w.Key])
+				if err != nil {
+					return err
+				}
+				samples[w.Key][impl] = append(samples[w.Key][impl], us)
+			}
+		}
+		us, err := bare.batch("crossing", crossOps)
+		if err != nil {
+			return err
+		}
+		cross = append(cross, us)
+	}
+
+	c := summarize(cross, crossOps)
+	res.Crossing = &c
+	for _, w := range selected {
+		ours, ref := samples[w.Key]["ours"], samples[w.Key]["ref"]
+		row := Row{Key: w.Key, Label: w.Label, Ops: ops[w.Key],
+			Ours: summarize(ours, ops[w.Key]), Ref: summarize(ref, ops[w.Key])}
+		row.Ratio = row.Ours.Median / row.Ref.Median
+		paired := make([]float64, len(ours))
+		for i := range ours {
+			paired[i] = ours[i] / ref[i]
+		}
+		row.PairedRatio = round3(median(paired))
+		row.Crossings = round3((row.Ours.Median - row.Ref.Median) / c.Median)
+		row.Ratio = round3(row.Ratio)
+		res.Workloads = append(res.Workloads, row)
+	}
+	return nil
+}
+
+// calibrate returns the ops per batch for a target batch time, given a
+// function that runs one batch per implementation and returns µs per op.
+//
+// The first calls of a workload are slow (V8 compiles wasm functions lazily
+// on their first call, then tiers them up in the background), so it warms
+// up first, doubles the batch until the faster implementation's takes a
+// quarter of the target, sizes it, and then runs batches of that size for at
+// least warmMs before sizing it again on the warm numbers.
+func calibrate(targetMs, maxMs float64, batch func(ops int) ([]float64, error)) (int, error) {
+	const warmMs = 400.0
+	size := func(per []float64) int {
+		lo, hi := math.Inf(1), 0.0
+		for _, us := range per {
+			lo, hi = min(lo, us), max(hi, us)
+		}
+		n := int(math.Ceil(targetMs * 1000 / max(lo, 1e-3)))
+		if hi*float64(n)/1000 > maxMs {
+			n = int(maxMs * 1000 / hi)
+		}
+		return max(n, 3)
+	}
+	spent := func(per []float64, k int) float64 {
+		ms := 0.0
+		for _, us := range per {
+			ms += us * float64(k) / 1000
+		}
+		return ms
+	}
+	for range 2 {
+		if _, err := batch(4); err != nil {
+			return 0, err
+		}
+	}
+	var per []float64
+	k := 4
+	for ; ; k *= 2 {
+		var err error
+		if per, err = batch(k); err != nil {
+			return 0, err
+		}
+		lo, hi := math.Inf(1), 0.0
+		for _, us := range per {
+			lo, hi = min(lo, us), max(hi, us)
+		}
+		if lo*float64(k)/1000 >= targetMs/4 || hi*float64(k)/1000 >= maxMs || k >= 1<<22 {
+			break
+		}
+	}
+	n := size(per)
+	for total, runs := 0.0, 0; total < warmMs || runs < 2; runs++ {
+		var err error
+		if per, err = batch(n); err != nil {
+			return 0, err
+		}
+		total += spent(per, n)
+	}
+	return size(per), nil
+}
+
+// Size is what a page downloads for one implementation.
+type Size struct {
+	Impl   string   `json:"impl"`
+	Files  []string `json:"files"`
+	Raw    int      `json:"raw"`
+	Gzip   int      `json:"gzip"`
+	Brotli int      `json:"brotli"`
+}
+
+func measureSizes(root, dist, against, bareWasm, wasmExec string) ([]Size, error) {
+	sets := []struct {
+		impl  string
+		names []string
+		paths []string
+	}{
+		{"ours", []string{"dist/modelcontext.wasm", "dist/modelcontext.js"},
+			[]string{filepath.Join(dist, "modelcontext.wasm"), filepath.Join(dist, "modelcontext.js")}},
+		{"ref", []string{"testdata/reference/modelcontext.js"},
+			[]string{filepath.Join(root, "testdata", "reference", "modelcontext.js")}},
+		{"bare", []string{"bare.wasm", "wasm_exec.js"}, []string{bareWasm, wasmExec}},
+	}
+	if against != "" {
+		sets = append(sets, struct {
+			impl  string
+			names []string
+			paths []string
+		}{"against", []string{"-against modelcontext.wasm", "modelcontext.js"},
+			[]string{filepath.Join(against, "modelcontext.wasm"), filepath.Join(against, "modelcontext.js")}})
+	}
+	var out []Size
+	for _, s := range sets {
+		sz := Size{Impl: s.impl, Files: s.names}
+		for _, p := range s.paths {
+			b, err := os.ReadFile(p)
+			if err != nil {
+				return nil, err
+			}
+			g, br, err := compressed(b)
+			if err != nil {
+				return nil, err
+			}
+			sz.Raw += len(b)
+			sz.Gzip += g
+			sz.Brotli += br
+		}
+		out = append(out, sz)
+	}
+	return out, nil
+}
+
+// compressed returns the gzip and brotli sizes of b at their best settings,
+// as wasm/cmd/size measures them.
+func compressed(b []byte) (int, int, error) {
+	var gz, br bytes.Buffer
+	zw, err := gzip.NewWriterLevel(&gz, gzip.BestCompression)
+	if err != nil {
+		return 0, 0, err
+	}
+	bw := brotli.NewWriterLevel(&br, brotli.BestCompression)
+	for _, w := range []interface {
+		Write([]byte) (int, error)
+		Close() error
+	}{zw, bw} {
+		if _, err := w.Write(b); err != nil {
+			return 0, 0, err
+		}
+		if err := w.Close(); err != nil {
+			return 0, 0, err
+		}
+	}
+	return gz.Len(), br.Len(), nil
+}
