@@ -77,9 +77,21 @@
 
   const regs = new Map(); // registration ID → record, see host.bind
   const handlers = new Map(); // subscription ID → subscribeResource handler
-  const vals = [undefined]; // value handles → page values (0 is no value)
+  const FREE = Symbol("free");
+  const vals = [FREE]; // value handles → page values (0 is no value)
   const freeVals = [];
   let pending = null; // the snapshot being registered, taken by host.bind
+  // Pushes nested in pushes (get or a listener calling onChange): bounded, so
+  // that an endless loop is reported instead of exhausting the stack inside Go.
+  const MAX_PUSH_DEPTH = 64;
+  let pushDepth = 0;
+
+  // quietError reports without ever throwing, even when the stack is exhausted.
+  function quietError(...args) {
+    try {
+      console.error(...args);
+    } catch {}
+  }
 
   function hold(v) {
     const h = freeVals.length ? freeVals.pop() : vals.length;
@@ -171,7 +183,7 @@
     scratch[pos++] = k;
     if (k === K_STRING) {
       room(4 + v.length * 3);
-      const n = ascii(v, scratch, pos + 4) ? v.length : encoder.encodeInto(v, scratch.subarray(pos + 4)).written;
+      const n = utf8(v, scratch, pos + 4);
       scratchView.setUint32(pos, n, true);
       pos += 4 + n;
     } else if (k === K_BOOLEAN) {
@@ -228,6 +240,31 @@
     return true;
   }
 
+  // utf8 writes s as UTF-8 into dst at `at` and returns the length. A string
+  // with lone surrogates is written as WTF-8 (each surrogate as its own
+  // three-byte sequence), so that "x:\ud800" and "x:\ufffd" stay different
+  // uris in Go, as they are in JavaScript.
+  function utf8(s, dst, at) {
+    if (ascii(s, dst, at)) return s.length;
+    if (s.isWellFormed()) return encoder.encodeInto(s, dst.subarray(at)).written;
+    let n = at;
+    for (let i = 0; i < s.length; i++) {
+      let c = s.charCodeAt(i);
+      if (c >= 0xd800 && c < 0xdc00 && i + 1 < s.length) {
+        const lo = s.charCodeAt(i + 1);
+        if (lo >= 0xdc00 && lo < 0xe000) {
+          c = 0x10000 + ((c - 0xd800) << 10) + (lo - 0xdc00);
+          i++;
+        }
+      }
+      if (c < 0x80) dst[n++] = c;
+      else if (c < 0x800) (dst[n++] = 0xc0 | (c >> 6)), (dst[n++] = 0x80 | (c & 63));
+      else if (c < 0x10000) (dst[n++] = 0xe0 | (c >> 12)), (dst[n++] = 0x80 | ((c >> 6) & 63)), (dst[n++] = 0x80 | (c & 63));
+      else (dst[n++] = 0xf0 | (c >> 18)), (dst[n++] = 0x80 | ((c >> 12) & 63)), (dst[n++] = 0x80 | ((c >> 6) & 63)), (dst[n++] = 0x80 | (c & 63));
+    }
+    return n - at;
+  }
+
   // putString writes s into Go's buffer as UTF-8 and returns its length.
   let bufPtr = 0, bufView = null;
   function putString(s) {
@@ -237,7 +274,7 @@
       bufPtr = p;
       bufView = new Uint8Array(ex.mem.buffer, p, Math.max(max, 256));
     }
-    return ascii(s, bufView, 0) ? s.length : encoder.encodeInto(s, bufView).written;
+    return utf8(s, bufView, 0);
   }
 
   // publicInfo is the descriptor getResources returns.
@@ -301,7 +338,7 @@
     try {
       events.dispatchEvent(new CustomEvent(type, { detail }));
     } catch (e) {
-      console.error(`modelcontext: dispatching ${type} failed:`, e);
+      quietError(`modelcontext: dispatching ${type} failed:`, e);
     }
   }
 
@@ -313,7 +350,17 @@
     subscribe(id) {
       const r = regs.get(id);
       const onChange = () => {
-        if (state === READY) ex.mc_push(id);
+        if (state !== READY) return;
+        if (pushDepth >= MAX_PUSH_DEPTH) {
+          quietError(`modelcontext: onChange of "${r.uri}" re-entered ${MAX_PUSH_DEPTH} pushes deep (does get() call onChange?); this push was dropped`);
+          return;
+        }
+        pushDepth++;
+        try {
+          ex.mc_push(id);
+        } finally {
+          pushDepth--;
+        }
       };
       let t;
       try {
@@ -386,7 +433,8 @@
       handlers.delete(sub);
     },
     release(h) {
-      vals[h] = undefined;
+      if (!(h > 0 && h < vals.length) || vals[h] === FREE) return; // not a live handle
+      vals[h] = FREE;
       freeVals.push(h);
     },
     listChanged() {
@@ -439,7 +487,7 @@
         try {
           return f.apply(undefined, arguments);
         } catch (e) {
-          console.error(`modelcontext: internal error in the loader's ${name}:`, e);
+          quietError(`modelcontext: internal error in the loader's ${name}:`, e);
           return 0;
         }
       };

@@ -103,7 +103,9 @@ func mcSettle(id int32, push int32, v int32, ok int32) (code int32) {
 func mcLookup(n int32) (id int32) {
 	defer recoverEntry("readResource", &id)
 	// No copy: nothing keeps uri (the message and the parameters copy it).
-	uri := unsafe.String(unsafe.SliceData(in), n)
+	// Slicing first keeps the bounds check: a bad n panics and is recovered.
+	b := in[:n]
+	uri := unsafe.String(unsafe.SliceData(b), len(b))
 	rid, params := reg.Lookup(uri)
 	if id = int32(rid); id == 0 {
 		host.fail(registry.NotFoundMessage(uri))

@@ -5,7 +5,7 @@ package registry
 // A Push for a registration that is gone does nothing.
 func (r *Registry) Push(id ID) {
 	e := r.byID[id]
-	if e == nil {
+	if e == nil || e.pullOnly {
 		return
 	}
 	e.pushes++

@@ -91,6 +91,7 @@ type entry struct {
 	list       *list     // the list the entry is in
 	teardown   bool      // subscribe returned a teardown function
 	subscribed bool      // subscribe was given and did not throw
+	pullOnly   bool      // subscribe threw: its onChange does nothing
 	pushes     uint32    // onChange calls so far
 	handled    uint32    // the newest push whose result was dispatched or suppressed
 }
@@ -218,6 +219,7 @@ func (r *Registry) subscribe(e *entry) {
 		r.host.Warn("modelcontext: subscribe() of " + quote(e.uri) + " returned " + kind.String() +
 			", not a teardown function; this subscription can never be torn down and leaks")
 	case SubscribeThrew:
+		e.pullOnly = true
 		r.host.Error("modelcontext: subscribe() of "+quote(e.uri)+" threw; the resource stays registered as pull-only:", v)
 		r.host.Release(v)
 	}
