@@ -68,8 +68,12 @@ func (r *Registry) deliverAll() {
 	r.delivering = true
 	i := 0
 	defer func() {
-		// Keep what was not delivered (after a panic) and reuse the array.
+		// After a panic in the middle of a delivery, drop that delivery (its
+		// slot is already cleared), keep the rest, and reuse the array.
 		r.delivering = false
+		if i < len(r.outbox) && r.outbox[i].e == nil {
+			i++
+		}
 		r.outbox = r.outbox[:copy(r.outbox, r.outbox[i:])]
 	}()
 	for ; i < len(r.outbox); i++ {

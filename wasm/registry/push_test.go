@@ -245,3 +245,39 @@ func TestDebugLines(t *testing.T) {
 		t.Errorf("debug = %q\nwant %q", got, want)
 	}
 }
+
+// panickyHost panics in Dispatch while armed, like a JavaScript host whose
+// dispatch threw into Go.
+type panickyHost struct {
+	*fakeHost
+	armed bool
+}
+
+func (h *panickyHost) Dispatch(id ID, v Value) {
+	if h.armed {
+		h.armed = false
+		panic("host broke")
+	}
+	h.fakeHost.Dispatch(id, v)
+}
+
+func TestAPanicInADeliveryLeavesTheRegistryWorking(t *testing.T) {
+	f := newFake()
+	h := &panickyHost{fakeHost: f, armed: true}
+	f.r = New(h)
+	n := 0
+	var onChange func()
+	f.register("state://a", func() (any, error) { n++; return n, nil }, func(cb func()) any { onChange = cb; return teardown(func() {}) })
+	func() {
+		defer func() {
+			if recover() == nil {
+				t.Fatal("the host's panic did not reach the caller")
+			}
+		}()
+		onChange()
+	}()
+	onChange()
+	if got := f.events("event"); !slices.Equal(got, []string{"event 1 2"}) {
+		t.Errorf("after a recovered panic, events = %q, want the next push delivered", got)
+	}
+}
