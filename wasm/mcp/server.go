@@ -353,14 +353,14 @@ func (s *Server) read(id string, m Message, modern bool) {
 		return
 	}
 	rid, ps := s.reg.Lookup(uri.Str)
-	info, ok := s.reg.InfoOf(rid)
+	mimeType, ok := s.reg.MIMEType(rid)
 	if !ok {
 		s.notFound(id, modern, uri)
 		return
 	}
-	class := Classify(info.MIMEType)
+	class := Classify(mimeType)
 	s.lastRead++
-	s.reads[s.lastRead] = read{rpcID: id, modern: modern, uri: uri.Str, mimeType: info.MIMEType, class: class}
+	s.reads[s.lastRead] = read{rpcID: id, modern: modern, uri: uri.Str, mimeType: mimeType, class: class}
 	s.host.Read(s.id, s.lastRead, rid, ParamsJSON(ps), class)
 }
 

@@ -83,17 +83,15 @@ type Host interface {
 }
 
 type entry struct {
-	id         ID
-	uri        string // the uri, or the uriTemplate of a template
-	name       string
-	mimeType   string
-	template   *Template // nil for a concrete resource
-	list       *list     // the list the entry is in
-	teardown   bool      // subscribe returned a teardown function
-	subscribed bool      // subscribe was given and did not throw
-	pullOnly   bool      // subscribe threw: its onChange does nothing
-	pushes     uint32    // onChange calls so far
-	handled    uint32    // the newest push whose result was dispatched or suppressed
+	id       ID
+	uri      string // the uri, or the uriTemplate of a template
+	mimeType string
+	template *Template // nil for a concrete resource
+	list     *list     // the list the entry is in
+	teardown bool      // subscribe returned a teardown function
+	pullOnly bool      // subscribe threw: its onChange does nothing
+	pushes   uint32    // onChange calls so far
+	handled  uint32    // the newest push whose result was dispatched or suppressed
 }
 
 // list is an ordered set of registrations keyed by uri (or uriTemplate): a
@@ -177,7 +175,7 @@ func (r *Registry) Register(d *Descriptor) (ID, error) {
 		return 0, err
 	}
 	r.lastID++
-	e := &entry{id: r.lastID, uri: d.URI.Str, name: d.Name.Str, mimeType: DefaultMIMEType, list: &r.resources}
+	e := &entry{id: r.lastID, uri: d.URI.Str, mimeType: DefaultMIMEType, list: &r.resources}
 	if d.URITemplate.Present() {
 		e.uri, e.list = d.URITemplate.Str, &r.templates
 		e.template, _ = ParseTemplate(e.uri)
@@ -213,9 +211,8 @@ func (r *Registry) subscribe(e *entry) {
 	status, kind, v := r.host.Subscribe(e.id)
 	switch status {
 	case SubscribeTeardown:
-		e.teardown, e.subscribed = true, true
+		e.teardown = true
 	case SubscribeNoTeardown:
-		e.subscribed = true
 		r.host.Warn("modelcontext: subscribe() of " + quote(e.uri) + " returned " + kind.String() +
 			", not a teardown function; this subscription can never be torn down and leaks")
 	case SubscribeThrew:
@@ -292,30 +289,13 @@ func (r *Registry) Order(dst []ID, templates bool) []ID {
 // Len returns the number of concrete resources.
 func (r *Registry) Len() int { return len(r.resources.order) }
 
-// Info is what the MCP server lists of a registration.
-type Info struct {
-	ID       ID
-	URI      string // the uriTemplate of a template
-	Name     string
-	MIMEType string
-}
-
-// Infos appends the registrations of a list to dst.
-func (r *Registry) Infos(dst []Info, templates bool) []Info {
-	for _, id := range r.Order(nil, templates) {
-		e := r.byID[id]
-		dst = append(dst, Info{e.id, e.uri, e.name, e.mimeType})
-	}
-	return dst
-}
-
-// InfoOf returns the Info of a live registration.
-func (r *Registry) InfoOf(id ID) (Info, bool) {
+// MIMEType returns the mimeType of a live registration.
+func (r *Registry) MIMEType(id ID) (string, bool) {
 	e := r.byID[id]
 	if e == nil {
-		return Info{}, false
+		return "", false
 	}
-	return Info{e.id, e.uri, e.name, e.mimeType}, true
+	return e.mimeType, true
 }
 
 // NotFoundMessage is the message of the NotFoundError for uri.
