@@ -856,9 +856,7 @@
   }
 
   function serveNow(options, handle) {
-    const n = putString(location.origin);
     const len = encodeFields(mcpOptions(options, location.origin), 0);
-    void n;
     const id = internal(ex.mc_mcp_start(len));
     if (id === 0) throw new TypeError(lastError);
     handle.id = id;
