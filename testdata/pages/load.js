@@ -22,9 +22,11 @@
   if (existing) {
     const tools = [];
     const obj = existing === 'plain' ? {} : new EventTarget();
+    window.__tools = {};
     obj.registerTool = function (tool) {
       tools.push(tool.name);
-      return { unregister() { tools.splice(tools.indexOf(tool.name), 1); } };
+      window.__tools[tool.name] = tool;
+      return { unregister() { tools.splice(tools.indexOf(tool.name), 1); delete window.__tools[tool.name]; } };
     };
     obj.listTools = () => tools.slice();
     obj.__existingMarker = 'existing';
