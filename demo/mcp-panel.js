@@ -24,10 +24,10 @@
   const CHANNEL = 'mcp-default'; // data-mcp without a value
   const CLIENT_SRC = '/vendor/mcpclient.js';
   const TIMEOUT_MS = 10000;
-  const LOG_LIMIT = 300;
 
+  const P = globalThis.AgentPanel; // panel-common.js
+  const { $, el } = P;
   const mc = document.modelContext;
-  const $ = (sel, root) => (root || document).querySelector(sel);
   const panel = $('#panel-mcp');
   const statusEl = $('#mcp-status');
   const routeEl = $('#mcp-route');
@@ -54,14 +54,6 @@
     for (const section of panel.querySelectorAll('.agent-section')) section.hidden = true;
   }
 
-  function el(tag, cls, text) {
-    const e = document.createElement(tag);
-    if (cls) e.className = cls;
-    if (text != null) e.textContent = text;
-    return e;
-  }
-
-  const clock = (d) => d.toLocaleTimeString('en-GB', { hour12: false }) + '.' + String(d.getMilliseconds()).padStart(3, '0');
   const message = (err) => (err && err.message ? err.message : String(err));
 
   // describe renders an MCP error the way the protocol reports it.
@@ -91,8 +83,8 @@
   // uri -> the page's resourceupdated events since resources/subscribe was
   // sent for it (a push before that cannot reach any MCP client).
   const pagePushes = new Map();
-  let totalUpdated = 0;
-  let totalListChanged = 0;
+  const totalUpdated = P.total('#mcp-total-updated', '#tab-count-mcp b');
+  const totalListChanged = P.total('#mcp-total-listchanged');
 
   if (mc && typeof mc.addEventListener === 'function') {
     mc.addEventListener('resourceupdated', (e) => {
@@ -103,9 +95,7 @@
     });
   }
 
-  function itemFor(uri) {
-    return listEl.querySelector(`li[data-uri="${CSS.escape(uri)}"]`);
-  }
+  const itemFor = (uri) => P.itemFor(listEl, uri);
 
   function renderCounts(uri) {
     const li = itemFor(uri);
@@ -121,54 +111,25 @@
   // readOut is the (hidden) box a Read shows the contents in; Hide returns the
   // focus to back.
   function readOut(what, back) {
-    const out = el('div', 'res-read');
-    out.hidden = true;
-    const head = el('div', 'res-read-head');
-    const close = el('button', 'link-btn res-read-close', 'Hide');
-    close.type = 'button';
-    close.setAttribute('aria-label', `Hide the contents of ${what}`);
-    close.addEventListener('click', () => { out.hidden = true; back.focus(); });
-    head.append(el('span', 'res-read-time'), close);
-    const body = el('div', 'res-contents');
-    out.append(head, body);
-    return out;
+    return P.readOut(what, 'contents', back, el('div', 'res-contents'));
   }
 
   function createItem(uri) {
-    const li = el('li', 'res');
-    li.dataset.uri = uri;
-    li.dataset.subscribed = 'pending';
-
-    const top = el('div', 'res-top');
-    const names = el('div', 'res-names');
-    const uriLine = el('span', 'res-uri-line');
-    uriLine.append(el('code', 'res-uri', uri), ' ', el('span', 'res-mime'));
-    names.append(el('span', 'res-title'), uriLine);
     const badge = el('span', 'badge', 'subscribing');
     badge.dataset.kind = 'pending';
-    top.append(names, badge);
-
-    const desc = el('p', 'res-desc');
-
-    const meta = el('div', 'res-meta');
-    const got = el('span', 'stat');
-    got.title = 'notifications/resources/updated received for this uri';
-    const gotN = el('b', null, '0');
-    gotN.dataset.stat = 'updated';
-    got.append(el('span', 'dot dot-sent'), gotN, ' updated');
-    const page = el('span', 'stat stat-page');
-    page.title = 'Pushes the Page tab saw for this uri (resourceupdated) since this client subscribed to it';
-    const pageN = el('b', null, '0');
-    pageN.dataset.stat = 'page';
-    page.append('page tab ', pageN);
-    const read = el('button', 'btn-read', 'Read');
-    read.type = 'button';
-    read.dataset.action = 'read';
-    read.setAttribute('aria-label', `Read ${uri} (resources/read)`);
-    read.addEventListener('click', () => readInto(uri, li));
-    meta.append(got, page, read);
-
-    li.append(top, desc, meta, readOut(uri, read));
+    const li = P.resourceItem(uri, {
+      badge,
+      stats: [
+        P.stat('stat', 'notifications/resources/updated received for this uri',
+          el('span', 'dot dot-sent'), P.statCount('updated'), ' updated'),
+        P.stat('stat stat-page', 'Pushes the Page tab saw for this uri (resourceupdated) since this client subscribed to it',
+          'page tab ', P.statCount('page')),
+      ],
+      readLabel: `Read ${uri} (resources/read)`,
+      read: readInto,
+      readOut,
+    });
+    li.dataset.subscribed = 'pending';
     return li;
   }
 
@@ -181,98 +142,14 @@
       : state === 'error' ? `resources/subscribe failed: ${why}` : 'resources/subscribe sent';
   }
 
-  function describeItem(li, r) {
-    $('.res-title', li).textContent = r.title || r.name;
-    const desc = $('.res-desc', li);
-    desc.textContent = r.description || '';
-    desc.title = r.description || '';
-    desc.hidden = !r.description;
-    $('.res-mime', li).textContent = r.mimeType ? `· ${r.mimeType}` : '';
-  }
-
-  // keyed re-renders ul from items (by key), creating cards with create.
-  function keyed(ul, items, key, create, update) {
-    const existing = new Map(Array.from(ul.children, (li) => [li.dataset[key], li]));
-    items.forEach((item, i) => {
-      const k = item[key];
-      let li = existing.get(k);
-      if (li) existing.delete(k);
-      else li = create(k);
-      update(li, item);
-      if (ul.children[i] !== li) ul.insertBefore(li, ul.children[i] || null);
-    });
-    for (const li of existing.values()) li.remove();
-    ul.dataset.count = String(items.length);
-  }
-
-  // templateParts splits "state://order/{id}" into literal text and variables.
-  function templateParts(tpl) {
-    const parts = [];
-    let last = 0;
-    for (const m of tpl.matchAll(/\{([^{}]+)\}/g)) {
-      if (m.index > last) parts.push({ text: tpl.slice(last, m.index) });
-      parts.push({ name: m[1] });
-      last = m.index + m[0].length;
-    }
-    if (last < tpl.length) parts.push({ text: tpl.slice(last) });
-    return parts;
-  }
-
   function createTemplateItem(tpl) {
-    const li = el('li', 'res res-template');
-    li.dataset.uriTemplate = tpl;
-
-    const top = el('div', 'res-top');
-    const names = el('div', 'res-names');
-    const uriLine = el('span', 'res-uri-line');
-    uriLine.append(el('code', 'res-uri', tpl), ' ', el('span', 'res-mime'));
-    names.append(el('span', 'res-title'), uriLine);
-    const badge = el('span', 'badge', 'template');
-    badge.dataset.kind = 'template';
-    badge.title = 'Read on demand: a template cannot be subscribed to';
-    top.append(names, badge);
-
-    const form = el('form', 'tpl-form');
-    form.setAttribute('aria-label', `Read an instance of ${tpl} (resources/read)`);
-    form.noValidate = true;
-    const line = el('div', 'tpl-uri');
-    const inputs = [];
-    for (const part of templateParts(tpl)) {
-      if (part.text !== undefined) {
-        line.append(el('code', 'tpl-lit', part.text));
-        continue;
-      }
-      const input = el('input', 'tpl-var');
-      input.name = part.name;
-      input.placeholder = part.name;
-      input.autocomplete = 'off';
-      input.spellcheck = false;
-      input.setAttribute('aria-label', `${part.name} (in ${tpl})`);
-      input.dataset.var = part.name;
-      inputs.push(input);
-      line.append(input);
-    }
-    const read = el('button', 'btn-read', 'Read');
-    read.type = 'submit';
-    read.dataset.action = 'read-template';
-    form.append(line, read);
-
-    const out = readOut(tpl, read);
-    form.addEventListener('submit', (e) => {
-      e.preventDefault();
-      const empty = inputs.find((i) => !i.value.trim());
-      if (empty) {
-        showContents(out, `Type a value for {${empty.name}} first`, null, 'error');
-        empty.focus();
-        return;
-      }
-      let i = 0;
-      const uri = templateParts(tpl).map((p) => (p.text !== undefined ? p.text : encodeURIComponent(inputs[i++].value.trim()))).join('');
-      readInto(uri, li);
+    return P.templateItem(tpl, {
+      badgeTitle: 'Read on demand: a template cannot be subscribed to',
+      formLabel: `Read an instance of ${tpl} (resources/read)`,
+      readOut,
+      invalid: (out, text) => showContents(out, text, null, 'error'),
+      read: readInto,
     });
-
-    li.append(top, el('p', 'res-desc'), form, out);
-    return li;
   }
 
   // ---- reading ---------------------------------------------------------------
@@ -319,34 +196,20 @@
     }
   }
 
-  // reveal scrolls the resource list (and only it) so that node shows.
-  function reveal(node) {
-    const box = node.closest('.res-scroll');
-    if (!box || box.scrollHeight <= box.clientHeight) return;
-    const r = node.getBoundingClientRect();
-    const b = box.getBoundingClientRect();
-    if (r.bottom > b.bottom) box.scrollTop += Math.min(r.bottom - b.bottom, r.top - b.top);
-    else if (r.top < b.top) box.scrollTop -= b.top - r.top;
-  }
-
-  async function readInto(uri, li) {
-    const out = $('.res-read', li);
-    const named = li.classList.contains('res-template') ? ` ${uri}` : '';
-    out.dataset.uri = uri;
-    showContents(out, 'resources/read…', null, 'busy');
-    if (!client) {
-      showContents(out, 'Not connected', null, 'error', 'The MCP client is not connected.');
-      return;
-    }
-    try {
-      const { contents } = await client.readResource({ uri }, { timeout: TIMEOUT_MS });
-      if (out.dataset.uri === uri) {
-        showContents(out, `resources/read${named} · ${clock(new Date())}`, contents, 'ok');
-        reveal(out);
-      }
-    } catch (err) {
-      if (out.dataset.uri === uri) showContents(out, `resources/read${named} failed · ${clock(new Date())}`, null, 'error', describe(err));
-    }
+  // readInto reads uri with resources/read and shows its contents in li's
+  // read-out box.
+  function readInto(uri, li) {
+    P.readInto(uri, li, {
+      busy: 'resources/read…',
+      call: 'resources/read',
+      read: (_, out) => {
+        if (client) return client.readResource({ uri }, { timeout: TIMEOUT_MS }).then(({ contents }) => contents);
+        showContents(out, 'Not connected', null, 'error', 'The MCP client is not connected.');
+        return null;
+      },
+      show: (out, head, result, state) => showContents(out, head,
+        state === 'ok' ? result : null, state, state === 'error' ? describe(result) : undefined),
+    });
   }
 
   // ---- the notification log --------------------------------------------------
@@ -358,11 +221,8 @@
     li.dataset.kind = kind;
     const uri = params && params.uri;
     if (uri) li.dataset.uri = uri;
-    const now = new Date();
-    const t = el('time', 'push-time', clock(now));
-    t.dateTime = now.toISOString();
-    const dot = el('span', `dot ${kind === 'updated' ? 'dot-sent' : 'dot-list'}`);
-    dot.setAttribute('aria-hidden', 'true');
+    const t = P.logTime();
+    const dot = P.logDot(kind === 'updated' ? 'dot-sent' : 'dot-list');
     const where = el('span', 'push-where');
     if (uri) where.append(el('code', 'push-uri', uri));
     else where.append(el('span', 'mcp-method', 'list_changed'));
@@ -373,25 +233,17 @@
       params ? JSON.stringify(params) : '(no params)');
     li.append(dot, t, where, wire);
     li.title = `${method} ${params ? JSON.stringify(params) : ''}`.trim();
-    logEl.prepend(li);
-    while (logEl.children.length > LOG_LIMIT) logEl.lastElementChild.remove();
-    $('#mcp-empty').hidden = true;
+    P.addRow(logEl, li, $('#mcp-empty'));
     return li;
   }
 
   function onUpdated(uri) {
     updated.set(uri, (updated.get(uri) || 0) + 1);
-    totalUpdated++;
-    $('#mcp-total-updated').textContent = String(totalUpdated);
-    $('#tab-count-mcp b').textContent = String(totalUpdated);
+    totalUpdated.add();
     logRow('updated', { uri });
     renderCounts(uri);
     const li = itemFor(uri);
-    if (li) {
-      li.classList.remove('flash-sent');
-      void li.offsetWidth; // restart the animation
-      li.classList.add('flash-sent');
-    }
+    if (li) P.flash(li, 'flash-sent');
   }
 
   // ---- listing and subscribing -----------------------------------------------
@@ -441,11 +293,11 @@
   async function listOnce() {
     const resources = await listAll('listResources', 'resources');
     const templates = await listAll('listResourceTemplates', 'resourceTemplates');
-    keyed(listEl, resources, 'uri', createItem, (li, r) => {
-      describeItem(li, r);
+    P.keyed(listEl, resources, 'uri', createItem, (li, r) => {
+      P.describeItem(li, r);
       renderCounts(r.uri);
     });
-    keyed(tplEl, templates, 'uriTemplate', createTemplateItem, describeItem);
+    P.keyed(tplEl, templates, 'uriTemplate', createTemplateItem, P.describeItem);
     $('#mcp-resource-count').textContent = String(resources.length);
     $('#mcp-template-count').textContent = String(templates.length);
 
@@ -500,8 +352,7 @@
     c.setNotificationHandler(sdk.ResourceUpdatedNotificationSchema, (n) => onUpdated(n.params.uri));
     // The SDK hands the handler the notification as it validated it.
     c.setNotificationHandler(sdk.ResourceListChangedNotificationSchema, async () => {
-      totalListChanged++;
-      $('#mcp-total-listchanged').textContent = String(totalListChanged);
+      totalListChanged.add();
       const row = logRow('list_changed', null, 'listing again…');
       await relist();
       $('.push-changed', row).textContent =

@@ -10,11 +10,11 @@
 (function () {
   'use strict';
 
-  const LOG_LIMIT = 300;
+  const P = globalThis.AgentPanel; // panel-common.js
+  const { $, el } = P;
   const mc = document.modelContext;
   const tap = globalThis.__agentPanelTap;
 
-  const $ = (sel, root) => (root || document).querySelector(sel);
   const statusEl = $('#agent-status');
   const listEl = $('#resource-list');
   const tplEl = $('#template-list');
@@ -26,8 +26,8 @@
     if (!s) stats.set(uri, (s = { dispatched: 0, suppressed: 0 }));
     return s;
   };
-  let totalDispatched = 0;
-  let totalSuppressed = 0;
+  const totalDispatched = P.total('#total-dispatched', '#tab-count-page b');
+  const totalSuppressed = P.total('#total-suppressed');
 
   function setStatus(state, text) {
     statusEl.dataset.state = state;
@@ -45,8 +45,6 @@
     () => setStatus('ready', 'Connected · live resources on document.modelContext'),
     (err) => setStatus('error', `Module failed: ${err && err.message ? err.message : err}`),
   );
-
-  const clock = (d) => d.toLocaleTimeString('en-GB', { hour12: false }) + '.' + String(d.getMilliseconds()).padStart(3, '0');
 
   // One line of JSON, cut to fit a log row; the full text goes in the tooltip.
   function compact(value, max) {
@@ -71,179 +69,60 @@
 
   // ---- resource list -------------------------------------------------------
 
-  function el(tag, cls, text) {
-    const e = document.createElement(tag);
-    if (cls) e.className = cls;
-    if (text != null) e.textContent = text;
-    return e;
-  }
-
   function createItem(uri) {
-    const li = el('li', 'res');
-    li.dataset.uri = uri;
-
-    const top = el('div', 'res-top');
-    const names = el('div', 'res-names');
-    const uriLine = el('span', 'res-uri-line');
-    uriLine.append(el('code', 'res-uri', uri), ' ', el('span', 'res-mime'));
-    names.append(el('span', 'res-title'), uriLine);
-    top.append(names, el('span', 'badge'));
-
-    const desc = el('p', 'res-desc');
-
-    const meta = el('div', 'res-meta');
-    const sent = el('span', 'stat stat-sent');
-    sent.title = 'Pushes dispatched (resourceupdated events)';
-    const sentN = el('b', null, '0');
-    sentN.dataset.stat = 'dispatched';
-    sent.append(el('span', 'dot dot-sent'), sentN, ' dispatched');
-    const dropped = el('span', 'stat stat-dropped');
-    dropped.title = 'Pushes suppressed because the value had not changed';
-    const droppedN = el('b', null, '0');
-    droppedN.dataset.stat = 'suppressed';
-    dropped.append(el('span', 'dot dot-dropped'), droppedN, ' suppressed');
-    const read = el('button', 'btn-read', 'Read');
-    read.type = 'button';
-    read.dataset.action = 'read';
-    read.setAttribute('aria-label', `Read ${uri}`);
-    read.addEventListener('click', () => readInto(uri, li));
-    meta.append(sent, dropped, read);
-
-    li.append(top, desc, meta, readOut(uri, read));
-    return li;
+    return P.resourceItem(uri, {
+      badge: el('span', 'badge'),
+      stats: [
+        P.stat('stat stat-sent', 'Pushes dispatched (resourceupdated events)',
+          el('span', 'dot dot-sent'), P.statCount('dispatched'), ' dispatched'),
+        P.stat('stat stat-dropped', 'Pushes suppressed because the value had not changed',
+          el('span', 'dot dot-dropped'), P.statCount('suppressed'), ' suppressed'),
+      ],
+      readLabel: `Read ${uri}`,
+      read: readInto,
+      readOut,
+    });
   }
 
   // readOut is the (hidden) box a Read shows its value in; Hide returns the
   // focus to back.
   function readOut(what, back) {
-    const out = el('div', 'res-read');
-    out.hidden = true;
-    const outHead = el('div', 'res-read-head');
-    const outTime = el('span', 'res-read-time');
-    const close = el('button', 'link-btn res-read-close', 'Hide');
-    close.type = 'button';
-    close.setAttribute('aria-label', `Hide the value of ${what}`);
-    close.addEventListener('click', () => { out.hidden = true; back.focus(); });
-    outHead.append(outTime, close);
     const pre = el('pre', 'res-value');
     pre.tabIndex = 0;
     pre.setAttribute('aria-label', `Value of ${what}`);
-    out.append(outHead, pre);
-    return out;
+    return P.readOut(what, 'value', back, pre);
   }
 
   // ---- templates -----------------------------------------------------------
 
-  // templateParts splits "state://order/{id}" into literal text and variables.
-  function templateParts(tpl) {
-    const parts = [];
-    let last = 0;
-    for (const m of tpl.matchAll(/\{([^{}]+)\}/g)) {
-      if (m.index > last) parts.push({ text: tpl.slice(last, m.index) });
-      parts.push({ name: m[1] });
-      last = m.index + m[0].length;
-    }
-    if (last < tpl.length) parts.push({ text: tpl.slice(last) });
-    return parts;
-  }
-
-  // A template's card: its uriTemplate with a box per variable, and a Read
-  // that expands it (RFC 6570 level 1: each value percent-encoded) and reads
-  // the instance with readResource.
+  // A template's card: a Read expands the template and reads the instance
+  // with readResource.
   function createTemplateItem(tpl) {
-    const li = el('li', 'res res-template');
-    li.dataset.uriTemplate = tpl;
-
-    const top = el('div', 'res-top');
-    const names = el('div', 'res-names');
-    const uriLine = el('span', 'res-uri-line');
-    uriLine.append(el('code', 'res-uri', tpl), ' ', el('span', 'res-mime'));
-    names.append(el('span', 'res-title'), uriLine);
-    const badge = el('span', 'badge', 'template');
-    badge.dataset.kind = 'template';
-    badge.title = 'Read on demand: a template never pushes';
-    top.append(names, badge);
-
-    const desc = el('p', 'res-desc');
-
-    const form = el('form', 'tpl-form');
-    form.setAttribute('aria-label', `Read an instance of ${tpl}`);
-    form.noValidate = true;
-    const line = el('div', 'tpl-uri');
-    const inputs = [];
-    for (const part of templateParts(tpl)) {
-      if (part.text !== undefined) {
-        line.append(el('code', 'tpl-lit', part.text));
-        continue;
-      }
-      const input = el('input', 'tpl-var');
-      input.name = part.name;
-      input.placeholder = part.name;
-      input.autocomplete = 'off';
-      input.spellcheck = false;
-      input.setAttribute('aria-label', `${part.name} (in ${tpl})`);
-      input.dataset.var = part.name;
-      inputs.push(input);
-      line.append(input);
-    }
-    const read = el('button', 'btn-read', 'Read');
-    read.type = 'submit';
-    read.dataset.action = 'read-template';
-    form.append(line, read);
-
-    const out = readOut(tpl, read);
-    form.addEventListener('submit', (e) => {
-      e.preventDefault();
-      const empty = inputs.find((i) => !i.value.trim());
-      if (empty) {
-        showRead(out, `Type a value for {${empty.name}} first`, '', 'error');
-        empty.focus();
-        return;
-      }
-      let i = 0;
-      const uri = templateParts(tpl).map((p) => (p.text !== undefined ? p.text : encodeURIComponent(inputs[i++].value.trim()))).join('');
-      readInto(uri, li);
+    return P.templateItem(tpl, {
+      badgeTitle: 'Read on demand: a template never pushes',
+      formLabel: `Read an instance of ${tpl}`,
+      readOut,
+      invalid: (out, text) => showRead(out, text, '', 'error'),
+      read: readInto,
     });
-
-    li.append(top, desc, form, out);
-    return li;
   }
 
   function renderTemplates(templates) {
-    const existing = new Map(Array.from(tplEl.children, (li) => [li.dataset.uriTemplate, li]));
-    templates.forEach((t, i) => {
-      let li = existing.get(t.uriTemplate);
-      if (li) existing.delete(t.uriTemplate);
-      else li = createTemplateItem(t.uriTemplate);
-      $('.res-title', li).textContent = t.title || t.name;
-      const desc = $('.res-desc', li);
-      desc.textContent = t.description || '';
-      desc.title = t.description || '';
-      desc.hidden = !t.description;
-      $('.res-mime', li).textContent = t.mimeType ? `· ${t.mimeType}` : '';
-      if (tplEl.children[i] !== li) tplEl.insertBefore(li, tplEl.children[i] || null);
-    });
-    for (const li of existing.values()) li.remove();
+    P.keyed(tplEl, templates, 'uriTemplate', createTemplateItem, P.describeItem);
     $('#template-count').textContent = String(templates.length);
-    tplEl.dataset.count = String(templates.length);
   }
 
   function updateItem(li, r) {
-    $('.res-title', li).textContent = r.title || r.name;
+    P.describeItem(li, r);
     const badge = $('.badge', li);
     badge.textContent = r.subscribable ? 'live' : 'pull-only';
     badge.dataset.kind = r.subscribable ? 'live' : 'pull';
     badge.title = r.subscribable ? 'Pushes changes (has subscribe)' : 'Read only on request';
-    const desc = $('.res-desc', li);
-    desc.textContent = r.description || '';
-    desc.title = r.description || '';
-    desc.hidden = !r.description;
-    $('.res-mime', li).textContent = r.mimeType ? `· ${r.mimeType}` : '';
     renderStats(r.uri, li);
   }
 
   function renderStats(uri, li) {
-    li = li || listEl.querySelector(`li[data-uri="${CSS.escape(uri)}"]`);
+    li = li || P.itemFor(listEl, uri);
     if (!li) return;
     const s = statFor(uri);
     $('[data-stat="dispatched"]', li).textContent = String(s.dispatched);
@@ -253,17 +132,8 @@
   }
 
   function renderList(resources) {
-    const existing = new Map(Array.from(listEl.children, (li) => [li.dataset.uri, li]));
-    resources.forEach((r, i) => {
-      let li = existing.get(r.uri);
-      if (li) existing.delete(r.uri);
-      else li = createItem(r.uri);
-      updateItem(li, r);
-      if (listEl.children[i] !== li) listEl.insertBefore(li, listEl.children[i] || null);
-    });
-    for (const li of existing.values()) li.remove();
+    P.keyed(listEl, resources, 'uri', createItem, updateItem);
     $('#resource-count').textContent = String(resources.length);
-    listEl.dataset.count = String(resources.length);
   }
 
   function showRead(out, head, text, state) {
@@ -275,45 +145,25 @@
     pre.hidden = text === '';
   }
 
-  // reveal scrolls the resource list (and only it) so that node shows.
-  function reveal(node) {
-    const box = node.closest('.res-scroll');
-    if (!box || box.scrollHeight <= box.clientHeight) return;
-    const r = node.getBoundingClientRect();
-    const b = box.getBoundingClientRect();
-    if (r.bottom > b.bottom) box.scrollTop += Math.min(r.bottom - b.bottom, r.top - b.top);
-    else if (r.top < b.top) box.scrollTop -= b.top - r.top;
-  }
-
-  // readInto reads uri and shows the value in li's read-out box. A template's
-  // box names the uri it read, since it can be any instance.
+  // readInto reads uri with readResource and shows the value in li's
+  // read-out box.
   function readInto(uri, li) {
-    const out = $('.res-read', li);
-    const named = li.classList.contains('res-template') ? ` ${uri}` : '';
-    out.dataset.uri = uri;
-    showRead(out, 'Reading…', '', 'busy');
-    mc.readResource(uri).then(
-      (v) => {
-        if (out.dataset.uri === uri) {
-          showRead(out, `readResource${named} · ${clock(new Date())}`, pretty(v), 'ok');
-          reveal(out);
-        }
-      },
-      (err) => {
-        if (out.dataset.uri === uri) {
-          showRead(out, `readResource${named} failed · ${clock(new Date())}`,
-            String(err && err.message ? `${err.name}: ${err.message}` : err), 'error');
-        }
-      },
-    );
+    P.readInto(uri, li, {
+      busy: 'Reading…',
+      call: 'readResource',
+      read: () => mc.readResource(uri),
+      show: (out, head, result, state) => showRead(out, head,
+        state === 'ok' ? pretty(result)
+          : state === 'error' ? String(result && result.message ? `${result.name}: ${result.message}` : result)
+            : '',
+        state),
+    });
   }
 
   function flash(uri, kind) {
-    const li = listEl.querySelector(`li[data-uri="${CSS.escape(uri)}"]`);
+    const li = P.itemFor(listEl, uri);
     if (!li) return;
-    li.classList.remove('flash-sent', 'flash-dropped');
-    void li.offsetWidth; // restart the animation
-    li.classList.add(kind === 'dispatched' ? 'flash-sent' : 'flash-dropped');
+    P.flash(li, kind === 'dispatched' ? 'flash-sent' : 'flash-dropped');
   }
 
   // ---- push log ------------------------------------------------------------
@@ -340,16 +190,12 @@
     const li = el('li', `push push-${kind}`);
     li.dataset.uri = uri;
     li.dataset.kind = kind;
-    const now = new Date();
-    const t = el('time', 'push-time', clock(now));
-    t.dateTime = now.toISOString();
+    const t = P.logTime();
     const where = el('span', 'push-where');
     where.append(el('code', 'push-uri', uri));
     if (changed) where.append(el('span', 'push-changed', ` · ${changed}`));
     if (kind === 'suppressed') where.append(el('span', 'push-changed', ' · suppressed'));
-    const dot = el('span', `dot ${kind === 'dispatched' ? 'dot-sent' : 'dot-dropped'}`);
-    dot.setAttribute('aria-hidden', 'true');
-    li.append(dot, t, where);
+    li.append(P.logDot(kind === 'dispatched' ? 'dot-sent' : 'dot-dropped'), t, where);
     if (value) {
       const v = el('span', 'push-value', value.short);
       v.title = value.full;
@@ -357,18 +203,14 @@
     } else {
       li.setAttribute('aria-label', `${uri}: push suppressed, value unchanged`);
     }
-    logEl.prepend(li);
-    while (logEl.children.length > LOG_LIMIT) logEl.lastElementChild.remove();
-    $('#push-empty').hidden = true;
+    P.addRow(logEl, li, $('#push-empty'));
   }
 
   mc.addEventListener('resourceupdated', (e) => {
     const { uri, value } = e.detail;
     const s = statFor(uri);
     s.dispatched++;
-    totalDispatched++;
-    $('#total-dispatched').textContent = String(totalDispatched);
-    $('#tab-count-page b').textContent = String(totalDispatched);
+    totalDispatched.add();
     logRow('dispatched', uri, compact(value, 200), changedFields(uri, value));
     renderStats(uri);
     flash(uri, 'dispatched');
@@ -383,8 +225,7 @@
     tap.onSuppressed((uri) => {
       const s = statFor(uri);
       s.suppressed++;
-      totalSuppressed++;
-      $('#total-suppressed').textContent = String(totalSuppressed);
+      totalSuppressed.add();
       logRow('suppressed', uri, null);
       renderStats(uri);
       flash(uri, 'suppressed');

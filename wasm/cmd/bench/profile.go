@@ -56,8 +56,7 @@ func (d *driver) profileWorkload(o options, key string, stdout io.Writer) error 
 			return err
 		}
 		d.logf("profiling %s in %s: batches of %d ops for %v", key, impl, ops, o.profileFor)
-		ctx := p.tab.Ctx
-		if err := chromedp.Run(ctx, profiler.Enable(), profiler.SetSamplingInterval(50), profiler.Start()); err != nil {
+		if err := p.startProfiler(50); err != nil {
 			return err
 		}
 		var sum float64
@@ -69,23 +68,12 @@ func (d *driver) profileWorkload(o options, key string, stdout io.Writer) error 
 			}
 			sum += us
 		}
-		var prof *profiler.Profile
-		if err := chromedp.Run(ctx, chromedp.ActionFunc(func(ctx context.Context) error {
-			var err error
-			prof, err = profiler.Stop().Do(ctx)
-			return err
-		})); err != nil {
-			return err
-		}
-		file := filepath.Join(filepath.Dir(o.out), "profile-"+key+"-"+impl+".cpuprofile")
-		b, err := json.Marshal(prof)
+		prof, err := p.stopProfiler()
 		if err != nil {
 			return err
 		}
-		if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
-			return err
-		}
-		if err := os.WriteFile(file, b, 0o644); err != nil {
+		file, err := writeProfile(o, key+"-"+impl, prof)
+		if err != nil {
 			return err
 		}
 		fmt.Fprintf(stdout, "\n%s, %s: %d batches of %d ops, mean %.2f µs/op (profiler on); %s\n",
@@ -111,19 +99,14 @@ func (d *driver) profileReady(o options, stdout io.Writer) error {
 			if err := p.tab.TryNavigate(d.srv.URL("/bench/blank.html")); err != nil {
 				return err
 			}
-			ctx := p.tab.Ctx
-			if err := chromedp.Run(ctx, profiler.Enable(), profiler.SetSamplingInterval(100), profiler.Start()); err != nil {
+			if err := p.startProfiler(100); err != nil {
 				return err
 			}
 			if err := d.load(p, impl); err != nil {
 				return err
 			}
-			var prof *profiler.Profile
-			if err := chromedp.Run(ctx, chromedp.ActionFunc(func(ctx context.Context) error {
-				var err error
-				prof, err = profiler.Stop().Do(ctx)
-				return err
-			})); err != nil {
+			prof, err := p.stopProfiler()
+			if err != nil {
 				return err
 			}
 			var t timing
@@ -135,21 +118,51 @@ func (d *driver) profileReady(o options, stdout io.Writer) error {
 			fmt.Fprintf(stdout, "%s: ready at %.1f ms, script tags ran %.1f ms, profile %.1f ms\n",
 				impl, t.Ready, t.ScriptsRan, (prof.EndTime-prof.StartTime)/1000)
 		}
-		file := filepath.Join(filepath.Dir(o.out), "profile-ready-"+impl+".cpuprofile")
-		b, err := json.Marshal(profs[len(profs)-1])
+		file, err := writeProfile(o, "ready-"+impl, profs[len(profs)-1])
 		if err != nil {
-			return err
-		}
-		if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
-			return err
-		}
-		if err := os.WriteFile(file, b, 0o644); err != nil {
 			return err
 		}
 		fmt.Fprintf(stdout, "\nstart-up of %s, %d fresh tabs; the last profile is %s\n", impl, n, file)
 		printProfile(stdout, mergeProfiles(profs), 30)
 	}
 	return nil
+}
+
+// startProfiler enables and starts V8's sampling profiler in p, taking a
+// sample every intervalUs microseconds.
+func (p *page) startProfiler(intervalUs int64) error {
+	return chromedp.Run(p.tab.Ctx, profiler.Enable(), profiler.SetSamplingInterval(intervalUs), profiler.Start())
+}
+
+// stopProfiler stops the profiler startProfiler started and returns what it
+// sampled.
+func (p *page) stopProfiler() (*profiler.Profile, error) {
+	var prof *profiler.Profile
+	if err := chromedp.Run(p.tab.Ctx, chromedp.ActionFunc(func(ctx context.Context) error {
+		var err error
+		prof, err = profiler.Stop().Do(ctx)
+		return err
+	})); err != nil {
+		return nil, err
+	}
+	return prof, nil
+}
+
+// writeProfile writes prof as profile-<name>.cpuprofile next to -out (for
+// DevTools) and returns the file's path.
+func writeProfile(o options, name string, prof *profiler.Profile) (string, error) {
+	file := filepath.Join(filepath.Dir(o.out), "profile-"+name+".cpuprofile")
+	b, err := json.Marshal(prof)
+	if err != nil {
+		return "", err
+	}
+	if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
+		return "", err
+	}
+	if err := os.WriteFile(file, b, 0o644); err != nil {
+		return "", err
+	}
+	return file, nil
 }
 
 // mergeProfiles concatenates the nodes and samples of several profiles (node
