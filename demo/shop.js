@@ -276,8 +276,16 @@
     delivered: 'Delivered',
   };
   const STEPS = ['placed', 'packed', 'shipped', 'out_for_delivery', 'delivered'];
-  // Poll interval in ms; ?tick=200 speeds the story up (the demo's test uses it).
-  const POLL_MS = Math.max(50, Number(new URLSearchParams(location.search).get('tick')) || 3000);
+  // Poll interval in ms; ?tick=200 speeds the story up. ?tick=manual polls
+  // only when window.__demoPoll() is called: the demo's MCP test uses it to
+  // move the order on once its client has subscribed, instead of racing it.
+  const TICK = new URLSearchParams(location.search).get('tick');
+  const POLL_MS = Math.max(50, Number(TICK) || 3000);
+  if (TICK === 'manual') {
+    window.__demoPoll = () => {
+      for (const o of orders.values()) if (o.timer) pollOrder(o);
+    };
+  }
 
   function orderSnapshot(o) {
     // Deliberately no "checkedAt" here: a value that carried the poll time would
@@ -376,7 +384,7 @@
       subscribe: (onChange) => o.changed.watch(onChange),
     });
 
-    o.timer = setInterval(() => pollOrder(o), POLL_MS);
+    o.timer = TICK === 'manual' ? -1 : setInterval(() => pollOrder(o), POLL_MS);
     return o;
   }
 
@@ -384,7 +392,10 @@
     o.status = STATUS_FEED[Math.min(o.polls, STATUS_FEED.length - 1)];
     o.polls++;
     o.checkedAt = new Date();
-    if (o.status === 'delivered') clearInterval(o.timer);
+    if (o.status === 'delivered') {
+      clearInterval(o.timer);
+      o.timer = 0;
+    }
     if (route(location.pathname).orderId === o.id) keepFocus(renderOrder);
     o.changed.notify();
   }

@@ -735,9 +735,10 @@ func TestDemoMCP(t *testing.T) {
 	tab := browsertest.NewTab(t)
 	v := &demoVisit{t: t, tab: tab}
 	v.run("set viewport", chromedp.EmulateViewport(1280, 900))
-	// ?tick=400: the order's first status poll comes 400 ms after it is
-	// placed, long after the client has listed it again and subscribed.
-	tab.Navigate(base + "?tick=400")
+	// ?tick=manual: the order's status moves only when the test calls
+	// __demoPoll, after the client has listed the order again and subscribed
+	// (a client cannot hear pushes made before it knew the resource).
+	tab.Navigate(base + "?tick=manual")
 	tab.Eval(`document.modelContext.ready.then(() => true)`, nil)
 
 	want := map[string]int{}
@@ -847,6 +848,21 @@ func TestDemoMCP(t *testing.T) {
 		chromedp.SendKeys(`#f-city`, "Amsterdam", chromedp.ByQuery),         // 9
 		chromedp.Click(`#place-order`, chromedp.ByQuery))
 	orderURI := "state://order/FH-1042"
+	waitSubscribed := time.Now().Add(15 * time.Second)
+	for {
+		var state string
+		tab.Eval(`(document.querySelector('#mcp-resource-list li[data-uri="`+orderURI+`"]') || {dataset: {}}).dataset.subscribed || ''`, &state)
+		if state == "yes" {
+			break
+		}
+		if time.Now().After(waitSubscribed) {
+			t.Fatalf("the MCP tab never subscribed to %s (state %q)\n%s", orderURI, state, tab.ConsoleText())
+		}
+		time.Sleep(25 * time.Millisecond)
+	}
+	for i := 0; i < 7; i++ { // the status feed: placed, packed, packed, shipped, shipped, out_for_delivery, delivered
+		tab.Eval(`window.__demoPoll(), true`, nil)
+	}
 	want[draftURI] += 15 + 14 + 4 + 9 + 1 // and the reset after the order
 	want[cartURI]++                       // emptied
 	want[pageURI]++                       // the order page
