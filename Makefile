@@ -28,9 +28,10 @@ dist/modelcontext.js: js/loader.js $(WASM_EXEC)
 demo: build mcpclient
 	$(GO) run ./wasm/cmd/serve -addr $(ADDR) -demo demo -dist dist -vendor testdata/out
 
-# bench: the module side by side with the plain-JS reference in headless
+# bench: the module side by side with the plain-JS reference, and its MCP
+# server against MCP-B's through the same stock client, in headless
 # Chromium (results in testdata/out/bench.json), then the pure core's hot paths.
-bench: build test-deps
+bench: build test-deps mcpclient
 	CHROMIUM="$(BIN)/chromium" GO="$(GO)" $(GO) run ./wasm/cmd/bench
 	$(GO) test -run '^$$' -bench . -benchmem ./wasm/registry
 

@@ -18,9 +18,12 @@ import (
 
 // benchRoutes serves testdata/bench/ at /bench/, with the bare program and
 // the wasm_exec.js of the Go that built it, (withDist) the build of the
-// module in dist at /bench/dist/ and (-against) another at /bench/against/.
+// module in dist at /bench/dist/, (-against) another at /bench/against/, and
+// testdata/out/ (the stock MCP client and MCP-B's server, built by make
+// mcpclient) at /out/.
 func benchRoutes(root, bareWasm, wasmExec string, withDist bool, dist, against string) func(*http.ServeMux) {
 	return func(mux *http.ServeMux) {
+		mux.Handle("/out/", http.StripPrefix("/out/", http.FileServer(http.Dir(filepath.Join(root, "testdata", "out")))))
 		if withDist {
 			mux.Handle("/bench/dist/", http.StripPrefix("/bench/dist/", http.FileServer(http.Dir(dist))))
 		}
@@ -56,7 +59,7 @@ func (t *tb) close() {
 	t.cleanups = nil
 }
 
-// page is one tab on bench.html.
+// page is one tab on bench.html or mcp.html.
 type page struct {
 	name string
 	tab  *browsertest.Tab
@@ -116,16 +119,32 @@ func (p *page) eval(expr string, out any) error {
 	return nil
 }
 
-// load navigates p to bench.html?impl=impl and waits until it is ready.
-func (d *driver) load(p *page, impl string) error {
-	url := d.srv.URL("/bench/bench.html?impl=" + impl)
+// pageURL is the page of impl for a workload set: bench.html?impl=impl, or
+// for the set "mcp" mcp.html?server=impl (ours or mcpb). In -against mode
+// the build at /bench/against/ stands in for the reference and for MCP-B.
+func (d *driver) pageURL(impl, set string) string {
+	if set == "mcp" {
+		switch {
+		case impl == "ours":
+			return d.srv.URL("/bench/mcp.html?server=ours" + d.query)
+		case impl == "mcpb" && d.against:
+			return d.srv.URL("/bench/mcp.html?server=ours&dist=/bench/against/")
+		}
+		return d.srv.URL("/bench/mcp.html?server=" + impl)
+	}
 	switch {
 	case impl == "ours":
-		url += d.query
+		return d.srv.URL("/bench/bench.html?impl=ours" + d.query)
 	case impl == "ref" && d.against:
-		url = d.srv.URL("/bench/bench.html?impl=ours&dist=/bench/against/")
+		return d.srv.URL("/bench/bench.html?impl=ours&dist=/bench/against/")
 	}
-	if err := p.tab.TryNavigate(url); err != nil {
+	return d.srv.URL("/bench/bench.html?impl=" + impl)
+}
+
+// load navigates p to the page of impl for a workload set (see pageURL) and
+// waits until it is ready.
+func (d *driver) load(p *page, impl, set string) error {
+	if err := p.tab.TryNavigate(d.pageURL(impl, set)); err != nil {
 		return fmt.Errorf("%s: %w\n%s", p.name, err, p.tab.ConsoleText())
 	}
 	if err := p.eval(`Bench.ready`, nil); err != nil {
@@ -185,7 +204,7 @@ func (d *driver) measureReady(n int) (*Ready, error) {
 			if err != nil {
 				return nil, err
 			}
-			if err := d.load(p, impl); err != nil {
+			if err := d.load(p, impl, ""); err != nil {
 				return nil, err
 			}
 			var t timing
@@ -218,22 +237,22 @@ func (d *driver) measureReady(n int) (*Ready, error) {
 // measureWorkloads opens one tab per implementation and workload set (and
 // one for the bare program), calibrates every workload and runs the rounds.
 func (d *driver) measureWorkloads(o options, selected []workload, res *Results) error {
-	pages := map[string]*page{} // "ours/main", "ref/list", "bare"
+	pages := map[string]*page{} // "ours/main", "ref/list", "mcpb/mcp", "bare"
 	sets := map[string]bool{}
 	for _, w := range selected {
 		sets[w.Set] = true
 	}
-	for _, set := range []string{"main", "list"} {
+	for _, set := range workloadSets {
 		if !sets[set] {
 			continue
 		}
-		for _, impl := range impls {
+		for _, impl := range setImpls[set] {
 			name := impl + "/" + set
 			p, err := d.openTab(name)
 			if err != nil {
 				return err
 			}
-			if err := d.load(p, impl); err != nil {
+			if err := d.load(p, impl, set); err != nil {
 				return err
 			}
 			var info map[string]any
@@ -248,7 +267,7 @@ func (d *driver) measureWorkloads(o options, selected []workload, res *Results) 
 	if err != nil {
 		return err
 	}
-	if err := d.load(bare, "bare"); err != nil {
+	if err := d.load(bare, "bare", ""); err != nil {
 		return err
 	}
 	var visible []string
@@ -271,7 +290,7 @@ func (d *driver) measureWorkloads(o options, selected []workload, res *Results) 
 	for _, w := range selected {
 		n, err := calibrate(o.batchMs, maxBatch, func(k int) ([]float64, error) {
 			var per []float64
-			for _, impl := range impls {
+			for _, impl := range setImpls[w.Set] {
 				us, err := pages[impl+"/"+w.Set].batch(w.JS, k)
 				if err != nil {
 					return nil, err
@@ -302,13 +321,23 @@ func (d *driver) measureWorkloads(o options, selected []workload, res *Results) 
 	var cross []float64
 	for r := 0; r < o.rounds; r++ {
 		d.logf("round %d/%d", r+1, o.rounds)
-		order := impls
-		if r%2 == 1 {
-			order = []string{impls[1], impls[0]}
-		}
 		for _, w := range selected {
+			order := setImpls[w.Set]
+			if r%2 == 1 {
+				order = []string{order[1], order[0]}
+			}
 			for _, impl := range order {
-				us, err := pages[impl+"/"+w.Set].batch(w.JS, ops[w.Key])
+				p := pages[impl+"/"+w.Set]
+				// An MCP round trip crosses the event loop twice and is
+				// slowed, up to 3×, by work the previous batch left
+				// running in its tab (garbage collection after the
+				// register cycles): an untimed batch first lets it end.
+				if w.Set == "mcp" {
+					if _, err := p.batch(w.JS, ops[w.Key]); err != nil {
+						return err
+					}
+				}
+				us, err := p.batch(w.JS, ops[w.Key])
 				if err != nil {
 					return err
 				}
@@ -325,7 +354,12 @@ func (d *driver) measureWorkloads(o options, selected []workload, res *Results) 
 	c := summarize(cross, crossOps)
 	res.Crossing = &c
 	for _, w := range selected {
-		ours, ref := samples[w.Key]["ours"], samples[w.Key]["ref"]
+		pair := setImpls[w.Set]
+		ours, ref := samples[w.Key][pair[0]], samples[w.Key][pair[1]]
+		if w.Set == "mcp" {
+			res.MCP = append(res.MCP, mcpRow(w, ops[w.Key], ours, ref, d.against))
+			continue
+		}
 		row := Row{Key: w.Key, Label: w.Label, Ops: ops[w.Key],
 			Ours: summarize(ours, ops[w.Key]), Ref: summarize(ref, ops[w.Key])}
 		row.Ratio = row.Ours.Median / row.Ref.Median
@@ -339,6 +373,23 @@ func (d *driver) measureWorkloads(o options, selected []workload, res *Results) 
 		res.Workloads = append(res.Workloads, row)
 	}
 	return nil
+}
+
+// mcpRow summarizes an MCP workload: ours against MCP-B's server (vs "mcpb")
+// or, in -against mode, against that build (vs "against").
+func mcpRow(w workload, ops int, ours, other []float64, against bool) MCPRow {
+	row := MCPRow{Key: w.Key, Label: w.Label, Ops: ops, Vs: "mcpb",
+		Ours: summarize(ours, ops), MCPB: summarize(other, ops)}
+	if against {
+		row.Vs = "against"
+	}
+	row.Ratio = round3(row.Ours.Median / row.MCPB.Median)
+	paired := make([]float64, len(ours))
+	for i := range ours {
+		paired[i] = ours[i] / other[i]
+	}
+	row.PairedRatio = round3(median(paired))
+	return row
 }
 
 // calibrate returns the ops per batch for a target batch time, given a

@@ -1,9 +1,10 @@
 // Command bench measures the module side by side with the hand-written
 // JavaScript reference: download size, start-up, and the per-operation cost
 // of pushes, reads, handler deliveries, getResources and registration, in
-// headless Chromium.
+// headless Chromium; and its MCP server against MCP-B's own, through the same
+// stock MCP client.
 //
-//	make build && CHROMIUM=.cache/bin/chromium go run ./wasm/cmd/bench
+//	make build mcpclient && CHROMIUM=.cache/bin/chromium go run ./wasm/cmd/bench
 //
 // It serves testdata/bench/bench.html on 127.0.0.1 (with the routes of
 // wasm/internal/browsertest: /static/ is dist/, /reference/ is the reference)
@@ -21,14 +22,27 @@
 // nothing, the "crossing". The table gives each workload's overhead over the
 // reference in crossings, (ours − ref) / crossing.
 //
+// The MCP workload ("MCP read round trip") compares servers instead: on
+// testdata/bench/mcp.html?server=ours|mcpb, the module's server (serveMCP) or
+// MCP-B's in-page server (@mcp-b/global) serves one small JSON resource on the
+// channel "bench-mcp", and the stock client of make mcpclient (the TypeScript
+// SDK's Client on @mcp-b/transports' TabClientTransport) times
+// client.readResource({uri}) round trips, awaiting each. The two pages take
+// turns like ours and the reference; the row gives ours, MCP-B and their
+// ratio, and the target is to be faster than MCP-B. The bundles are served from
+// testdata/out/ at /out/; without them (run make mcpclient) the bench stops,
+// unless -only leaves the workload out.
+//
 // Start-up is the time from navigation start until `ready` resolved
 // (performance.now() at resolution), over -ready fresh tabs per
 // implementation, interleaved.
 //
-// It prints the table on stdout, progress on stderr, and writes every sample
-// as JSON to -out (default testdata/out/bench.json). It needs dist/ (run make
-// build) and Chromium ($CHROMIUM, else /usr/bin/chromium; make test-deps).
-// A run takes one and a half to two minutes on two cores.
+// It prints the tables on stdout, progress on stderr, and writes every sample
+// as JSON to -out (default testdata/out/bench.json; the MCP rows under "mcp").
+// It needs dist/ (run make build), testdata/out/mcpclient.js and
+// mcpb-global.js (make mcpclient) and Chromium ($CHROMIUM, else
+// /usr/bin/chromium; make test-deps). A run takes one and a half to two
+// minutes on two cores.
 //
 // # Flags
 //
@@ -39,8 +53,9 @@
 //	-no-size        skip the download sizes
 //	-out FILE       the JSON results
 //	-dist DIR       measure the build in DIR instead of dist/
-//	-against DIR    A/B: measure the build in DIR in place of the reference,
-//	                to see what a change to js/loader.js or the Go code buys:
+//	-against DIR    A/B: measure the build in DIR in place of the reference
+//	                (and of MCP-B's server in the MCP row), to see what a
+//	                change to js/loader.js or the Go code buys:
 //	                  go run ./wasm/cmd/bench -dist /tmp/new -against dist
 //	-profile W      instead of the bench, run workload W (or "ready") under V8's
 //	                sampling profiler in both implementations, print the
@@ -51,7 +66,8 @@
 //	                  cp dist/modelcontext.js /tmp/d/ && go run ./wasm/cmd/bench -dist /tmp/d -profile push-small
 //
 // The pages and scripts are in testdata/bench: bench.html?impl=ours|ref|bare
-// loads one implementation, bench.js holds the workloads, bare/ the floor.
+// loads one implementation, bench.js holds the workloads, bare/ the floor;
+// mcp.html?server=ours|mcpb and mcp.js the MCP workload.
 package main
 
 import (

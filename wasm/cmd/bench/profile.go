@@ -37,12 +37,12 @@ func (d *driver) profileWorkload(o options, key string, stdout io.Writer) error 
 		}
 		return fmt.Errorf("-profile %q: no such workload (have ready, %s)", key, strings.Join(keys, ", "))
 	}
-	for _, impl := range impls {
+	for _, impl := range setImpls[w.Set] {
 		p, err := d.openTab(impl + "/" + w.Set)
 		if err != nil {
 			return err
 		}
-		if err := d.load(p, impl); err != nil {
+		if err := d.load(p, impl, w.Set); err != nil {
 			return err
 		}
 		if err := p.eval(fmt.Sprintf("Bench.setup(%q)", w.Set), nil); err != nil {
@@ -102,7 +102,7 @@ func (d *driver) profileReady(o options, stdout io.Writer) error {
 			if err := p.startProfiler(100); err != nil {
 				return err
 			}
-			if err := d.load(p, impl); err != nil {
+			if err := d.load(p, impl, ""); err != nil {
 				return err
 			}
 			prof, err := p.stopProfiler()

@@ -18,12 +18,13 @@ import (
 	"modelcontext/wasm/internal/browsertest"
 )
 
-// workload is one row of the table: a workload of testdata/bench/bench.js run
-// in the tab of a workload set.
+// workload is one row of the table: a workload of testdata/bench/bench.js (or,
+// for the set "mcp", of testdata/bench/mcp.js) run in the tab of a workload
+// set.
 type workload struct {
 	Key    string // in the table and the JSON
-	JS     string // the name bench.js knows it by
-	Set    string // "main" (a few resources registered) or "list" (1,000)
+	JS     string // the name bench.js (mcp.js) knows it by
+	Set    string // "main" (a few resources registered), "list" (1,000) or "mcp"
 	Label  string
 	Target target
 }
@@ -32,9 +33,10 @@ type workload struct {
 type target uint8
 
 const (
-	noTarget        target = iota
-	targetCrossings        // overhead over the reference ≤ maxCrossings bare crossings
-	targetRatio            // ours ≤ maxLargeRatio × the reference
+	noTarget             target = iota
+	targetCrossings             // overhead over the reference ≤ maxCrossings bare crossings
+	targetRatio                 // ours ≤ maxLargeRatio × the reference
+	targetFasterThanMCPB        // ours < MCP-B's server, through the same client
 )
 
 // The targets of the issue.
@@ -54,9 +56,32 @@ var workloads = []workload{
 	{"get-resources", "get-resources", "list", "getResources(), 1,000 resources", noTarget},
 	{"register-cycle", "register-cycle", "main", "register + unregister (6 registered)", noTarget},
 	{"register-cycle-1000", "register-cycle", "list", "register + unregister (1,000 registered)", noTarget},
+	{"mcp-read", "mcp-read", "mcp", "MCP read round trip", targetFasterThanMCPB},
 }
 
 var impls = []string{"ours", "ref"}
+
+// The workload sets, in the order their tabs open, and the two
+// implementations each compares (ours first): the set "mcp" runs on
+// mcp.html, where the stock MCP client talks to our server or to MCP-B's
+// (@mcp-b/global; in -against mode the -against build stands in for it).
+var (
+	workloadSets = []string{"main", "list", "mcp"}
+	setImpls     = map[string][]string{"main": impls, "list": impls, "mcp": {"ours", "mcpb"}}
+)
+
+// mcpBundles are what mcp.html loads from testdata/out/ (make mcpclient).
+var mcpBundles = []string{"mcpclient.js", "mcpb-global.js"}
+
+// checkMCPBundles reports a missing bundle of make mcpclient.
+func checkMCPBundles(root string) error {
+	for _, f := range mcpBundles {
+		if _, err := os.Stat(filepath.Join(root, "testdata", "out", f)); err != nil {
+			return fmt.Errorf("testdata/out/%s not found: the MCP workloads need the stock MCP client and MCP-B's server; run make mcpclient first (or -only to skip them)", f)
+		}
+	}
+	return nil
+}
 
 type options struct {
 	out     string
@@ -117,6 +142,7 @@ type Results struct {
 	Setup     map[string]any `json:"setup"`
 	Crossing  *Stats         `json:"crossing_us,omitempty"`
 	Workloads []Row          `json:"workloads"`
+	MCP       []MCPRow       `json:"mcp,omitempty"`
 	Ready     *Ready         `json:"ready,omitempty"`
 	Size      []Size         `json:"size,omitempty"`
 	Targets   []Check        `json:"targets"`
@@ -147,6 +173,23 @@ type Row struct {
 	PairedRatio float64 `json:"paired_ratio"`
 	// Crossings is (median(ours) − median(ref)) / median(crossing).
 	Crossings float64 `json:"overhead_crossings"`
+}
+
+// MCPRow is a workload over MCP through the stock SDK client and tab
+// transport (mcp.html), in µs per operation: our server against MCP-B's.
+type MCPRow struct {
+	Key   string `json:"workload"`
+	Label string `json:"label"`
+	Ops   int    `json:"ops"`
+	// Vs is what MCPB measures: "mcpb", MCP-B's @mcp-b/global, or in
+	// -against mode "against", the -against build serving MCP.
+	Vs   string `json:"vs"`
+	Ours Stats  `json:"ours_us"`
+	MCPB Stats  `json:"mcpb_us"`
+	// Ratio is median(ours) / median(mcpb); PairedRatio the median over the
+	// rounds of ours / mcpb in the same round.
+	Ratio       float64 `json:"ratio"`
+	PairedRatio float64 `json:"paired_ratio"`
 }
 
 // Ready is the start-up: ms from navigation start until ready resolved.
@@ -198,6 +241,12 @@ func run(args []string, stdout io.Writer) error {
 	if o.dist == "" {
 		if stale := staleDist(root); stale != "" {
 			logf("warning: %s is newer than dist/; run make build to measure it", stale)
+		}
+	}
+
+	if needsMCP(o) {
+		if err := checkMCPBundles(root); err != nil {
+			return err
 		}
 	}
 
@@ -298,6 +347,23 @@ func run(args []string, stdout io.Writer) error {
 	return nil
 }
 
+// needsMCP reports whether the run includes an MCP workload (set "mcp").
+func needsMCP(o options) bool {
+	for _, w := range workloads {
+		if w.Set != "mcp" {
+			continue
+		}
+		if o.profile != "" {
+			if o.profile == w.Key {
+				return true
+			}
+		} else if o.only == "" || strings.Contains(w.Key, o.only) {
+			return true
+		}
+	}
+	return false
+}
+
 // buildBare builds testdata/bench/bare to out and returns the path of the
 // wasm_exec.js of the same Go.
 func buildBare(goCmd, root, out string) (string, error) {
@@ -387,16 +453,20 @@ func roundAll(s []float64) []float64 {
 
 func round3(v float64) float64 { return math.Round(v*1000) / 1000 }
 
+// workloadOf returns the workload of a key.
+func workloadOf(key string) workload {
+	for _, w := range workloads {
+		if w.Key == key {
+			return w
+		}
+	}
+	return workload{}
+}
+
 func checkTargets(res *Results) []Check {
 	var out []Check
 	for _, r := range res.Workloads {
-		var w workload
-		for _, x := range workloads {
-			if x.Key == r.Key {
-				w = x
-			}
-		}
-		switch w.Target {
+		switch workloadOf(r.Key).Target {
 		case targetCrossings:
 			if res.Crossing == nil {
 				continue
@@ -414,6 +484,16 @@ func checkTargets(res *Results) []Check {
 				Detail: fmt.Sprintf("%.2f× (%.1f µs vs %.1f µs)", r.Ratio, r.Ours.Median, r.Ref.Median),
 			})
 		}
+	}
+	for _, r := range res.MCP {
+		if r.Vs != "mcpb" || workloadOf(r.Key).Target != targetFasterThanMCPB {
+			continue
+		}
+		out = append(out, Check{
+			Name:   r.Label + ": faster than MCP-B's own server through the same client",
+			OK:     r.Ours.Median < r.MCPB.Median,
+			Detail: fmt.Sprintf("%.2f× (%.1f µs vs %.1f µs; paired %.2f×)", r.Ratio, r.Ours.Median, r.MCPB.Median, r.PairedRatio),
+		})
 	}
 	if res.Ready != nil {
 		out = append(out, Check{
@@ -444,6 +524,21 @@ func printTable(w io.Writer, res *Results) {
 			fmt.Fprintf(w, "%-42s %7d %10.2f %10s   (bare Go: the unit of the last column)\n", "crossing: JS → Go js.FuncOf no-op", c.Ops, c.Median, "")
 		}
 		fmt.Fprintln(w, "\n  crossings = (ours − ref) / crossing; ratio = ours / ref (medians over the rounds)")
+	}
+	if len(res.MCP) > 0 {
+		other, who := "MCP-B µs", "MCP-B: @mcp-b/global's own server"
+		if res.MCP[0].Vs == "against" {
+			other, who = "against µs", "against: the -against build's server"
+		}
+		if len(res.Workloads) > 0 {
+			fmt.Fprintln(w)
+		}
+		fmt.Fprintln(w, "MCP resources/read, the stock SDK Client on @mcp-b/transports' tab transport (median per round trip)")
+		fmt.Fprintf(w, "%-42s %7s %10s %11s %7s %8s\n", "workload", "ops", "ours µs", other, "ratio", "paired")
+		for _, r := range res.MCP {
+			fmt.Fprintf(w, "%-42s %7d %10.2f %11.2f %6.2f× %7.2f×\n", r.Label, r.Ops, r.Ours.Median, r.MCPB.Median, r.Ratio, r.PairedRatio)
+		}
+		fmt.Fprintf(w, "\n  %s, same client and transport, a page each; ratio = ours / it; paired = median of the per-round ratios\n", who)
 	}
 	if r := res.Ready; r != nil {
 		fmt.Fprintf(w, "\nstart-up, navigation start → ready (median of %d fresh tabs, ms)\n", len(r.Ours.Samples))
