@@ -330,8 +330,27 @@
   // ---- What Go calls (wasm/bridge/imports.go) -----------------------------
 
   const decoder = new TextDecoder();
+  // str reads a string Go passed as a pointer and a length. Go's messages are
+  // mostly short ASCII, which String.fromCharCode reads faster than TextDecoder.
   function str(p, n) {
-    return decoder.decode(new Uint8Array(ex.mem.buffer, p, n));
+    const b = new Uint8Array(ex.mem.buffer, p, n);
+    if (n <= 4096) {
+      let ascii = true;
+      for (let i = 0; i < n; i++) {
+        if (b[i] >= 0x80) {
+          ascii = false;
+          break;
+        }
+      }
+      if (ascii) return n <= 1024 ? String.fromCharCode.apply(null, b) : latin(b);
+    }
+    return decoder.decode(b);
+  }
+
+  function latin(b) {
+    let s = "";
+    for (let i = 0; i < b.length; i += 1024) s += String.fromCharCode.apply(null, b.subarray(i, i + 1024));
+    return s;
   }
 
   function dispatch(type, detail) {
@@ -751,7 +770,8 @@
   // ---- The MCP server (wasm/mcp): transport only, decisions in Go ---------
 
   const mcpServers = new Map(); // server ID → {channel, listener}
-  const targetOrigin = location.origin === "null" ? "*" : location.origin;
+  // "/" posts to this window's own origin, whatever it is.
+  const targetOrigin = "/";
 
   // mcpFields extracts what the server reads of a payload (mcp.Message).
   function mcpFields(d) {
@@ -813,39 +833,64 @@
   }
 
   // mcpRead calls the getter and prepares its value for mcp.Server.ReadDone:
-  // text (JSON text, or a string as it is) or bytes, with their size.
-  async function mcpRead(server, req, id, params, cls) {
-    let kind = 0, h = 0, size = 0, utf8 = 0, err = "";
+  // text (JSON text, or a string as it is) or bytes, with their size. A
+  // synchronous value is answered at once, without a trip through the
+  // microtask queue.
+  function mcpRead(server, req, id, params, cls) {
+    let v;
     try {
       const r = regs.get(id);
       if (!r) throw new Error("the resource was unregistered");
-      let v = await (params === undefined ? r.get.call(r.desc) : r.get.call(r.desc, params));
+      v = params === undefined ? r.get.call(r.desc) : r.get.call(r.desc, params);
+      if ((v !== null && typeof v === "object" && typeof v.then === "function") || (typeof Blob !== "undefined" && v instanceof Blob)) {
+        mcpReadLater(server, req, v, cls);
+        return;
+      }
+    } catch (e) {
+      mcpReadDone(server, req, 0, 0, 0, 0, describe(e));
+      return;
+    }
+    mcpPrepare(server, req, v, cls);
+  }
+
+  async function mcpReadLater(server, req, p, cls) {
+    let v;
+    try {
+      v = await p;
       if (typeof Blob !== "undefined" && v instanceof Blob) v = await v.arrayBuffer();
+    } catch (e) {
+      mcpReadDone(server, req, 0, 0, 0, 0, describe(e));
+      return;
+    }
+    mcpPrepare(server, req, v, cls);
+  }
+
+  function mcpPrepare(server, req, v, cls) {
+    try {
       const bytes = v instanceof ArrayBuffer ? new Uint8Array(v) : ArrayBuffer.isView(v) ? new Uint8Array(v.buffer, v.byteOffset, v.byteLength) : null;
       if (bytes) {
         const b = { bytes, text: undefined };
-        size = bytes.byteLength;
+        let utf8 = 0;
         if (cls !== 0) {
           try {
             b.text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
             utf8 = 1;
           } catch {}
         }
-        kind = 2;
-        h = hold(b);
-      } else {
-        let text = typeof v === "string" && cls !== 2 ? v : JSON.stringify(v);
-        if (text === undefined) text = "null";
-        size = text.length > 8 << 20 ? encoder.encode(text).length : text.length;
-        kind = 1;
-        h = hold(text);
+        mcpReadDone(server, req, 2, hold(b), bytes.byteLength, utf8, "");
+        return;
       }
+      let text = typeof v === "string" && cls !== 2 ? v : JSON.stringify(v);
+      if (text === undefined) text = "null";
+      const size = text.length > 8 << 20 ? encoder.encode(text).length : text.length;
+      mcpReadDone(server, req, 1, hold(text), size, 0, "");
     } catch (e) {
-      kind = 0;
-      err = describe(e);
+      mcpReadDone(server, req, 0, 0, 0, 0, describe(e));
     }
-    if (state !== READY) return;
-    ex.mc_mcp_read_done(server, req, kind, h, size, utf8, putString(err));
+  }
+
+  function mcpReadDone(server, req, kind, h, size, utf8, err) {
+    if (state === READY) ex.mc_mcp_read_done(server, req, kind, h, size, utf8, putString(err));
   }
 
   function base64(bytes) {

@@ -72,11 +72,11 @@ func mcMCPStop(id int32) (code int32) {
 func mcMCPMessage(id, originLen, payloadLen, sameWindow int32) (code int32) {
 	defer recoverEntry("the MCP server", &code)
 	if s := servers[id]; s != nil {
-		m, err := mcp.DecodeMessage(in[originLen : originLen+payloadLen])
-		if err != nil {
+		var m mcp.Message
+		if err := mcp.DecodeMessage(in[originLen:originLen+payloadLen], &m); err != nil {
 			panic(err)
 		}
-		s.Handle(string(in[:originLen]), sameWindow != 0, m)
+		s.Handle(string(in[:originLen]), sameWindow != 0, &m)
 	}
 	return 0
 }

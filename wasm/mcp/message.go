@@ -32,28 +32,22 @@ type Message struct {
 	Error            registry.Field // kind only
 }
 
-// DecodeMessage reads the loader's encoding of a Message.
-func DecodeMessage(b []byte) (Message, error) {
-	var m Message
-	dst := []*registry.Field{&m.Payload, &m.JSONRPC, &m.ID, &m.IDJSON, &m.Method, &m.Params, &m.URI,
+// DecodeMessage reads the loader's encoding of a Message into m.
+func DecodeMessage(b []byte, m *Message) error {
+	dst := [...]*registry.Field{&m.Payload, &m.JSONRPC, &m.ID, &m.IDJSON, &m.Method, &m.Params, &m.URI,
 		&m.Cursor, &m.ProtocolVersion, &m.MetaVersion, &m.MetaCapabilities, &m.Notifications,
 		&m.ListChanged, &m.Subscriptions, &m.RequestID, &m.Result, &m.Error}
-	fs, err := registry.DecodeFields(b, len(dst))
-	for i, f := range fs {
-		*dst[i] = f
-	}
-	return m, err
+	return registry.DecodeFields(b, dst[:])
 }
 
 // ParseOptions reads serveMCP's options (the loader encodes its argument's
 // kind, channel, allowedOrigins, pageSize and maxBytes, then the page's
 // origin) over the defaults. It returns a message naming the bad option.
 func ParseOptions(b []byte) (Options, string) {
-	fs, err := registry.DecodeFields(b, 6)
-	if err != nil {
+	var arg, channel, origins, pageSize, maxBytes, page registry.Field
+	if err := registry.DecodeFields(b, []*registry.Field{&arg, &channel, &origins, &pageSize, &maxBytes, &page}); err != nil {
 		return Options{}, "serveMCP: " + err.Error()
 	}
-	arg, channel, origins, pageSize, maxBytes, page := fs[0], fs[1], fs[2], fs[3], fs[4], fs[5]
 	opt := Options{Channel: "mcp-default", AllowedOrigins: []string{page.Str}}
 	const p = "serveMCP: "
 	const originsWant = `"allowedOrigins" must be a non-empty array of origins like "https://example.com", or ["*"]`

@@ -122,14 +122,14 @@ func encodeMessage(m Message) []byte {
 
 func TestDecodeMessageRoundTrip(t *testing.T) {
 	in := message(t, `{"jsonrpc":"2.0","id":"L","method":"subscriptions/listen","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}},"notifications":{"resourcesListChanged":true,"resourceSubscriptions":["a","b"]}}}`)
-	got, err := DecodeMessage(encodeMessage(in))
-	if err != nil {
+	var got Message
+	if err := DecodeMessage(encodeMessage(in), &got); err != nil {
 		t.Fatal(err)
 	}
 	if got.IDJSON.Str != `"L"` || !got.ListChanged.True || len(got.Subscriptions.Items) != 2 || got.MetaVersion.Str != Modern {
 		t.Errorf("decoded %+v", got)
 	}
-	if _, err := DecodeMessage(encodeMessage(in)[:10]); err == nil {
+	if err := DecodeMessage(encodeMessage(in)[:10], &got); err == nil {
 		t.Error("a truncated message decoded")
 	}
 }

@@ -19,6 +19,8 @@
 package mcp
 
 import (
+	"unsafe"
+
 	"modelcontext/wasm/registry"
 )
 
@@ -77,7 +79,8 @@ const (
 type Host interface {
 	// Post posts msg (JSON text) on the server's channel, inserting the
 	// attachment: for lists, the IDs are ids; for contents, v is the handle
-	// of the prepared value.
+	// of the prepared value, which Post releases. msg and ids are valid only
+	// during the call.
 	Post(server int32, msg string, attach Attachment, ids []registry.ID, v registry.Value)
 	// Read calls the getter of id (with the template parameters, a JSON
 	// object, or "") and prepares its value by class; it then calls
@@ -107,6 +110,7 @@ type Server struct {
 	listens     []*listen       // 2026-07-28 subscriptions/listen streams
 	reads       map[int32]read  // reads waiting for their value
 	lastRead    int32
+	w           writer // the response being written
 }
 
 type listen struct {
@@ -165,7 +169,7 @@ func (s *Server) allowed(origin string) bool {
 
 // Handle takes one client-to-server message that arrived from origin;
 // sameWindow tells whether its source is the page's own window.
-func (s *Server) Handle(origin string, sameWindow bool, m Message) {
+func (s *Server) Handle(origin string, sameWindow bool, m *Message) {
 	if !sameWindow || !s.allowed(origin) {
 		return
 	}
@@ -236,7 +240,7 @@ func idText(id registry.Field, text string) string {
 	return "null"
 }
 
-func (s *Server) notification(m Message) {
+func (s *Server) notification(m *Message) {
 	switch m.Method.Str {
 	case "notifications/initialized":
 		s.initialized = true
@@ -250,7 +254,7 @@ func (s *Server) notification(m Message) {
 	}
 }
 
-func (s *Server) request(id, method string, m Message, modern bool) {
+func (s *Server) request(id, method string, m *Message, modern bool) {
 	switch {
 	case method == "resources/list":
 		s.list(id, m, modern, false)
@@ -288,7 +292,7 @@ func (s *Server) request(id, method string, m Message, modern bool) {
 	}
 }
 
-func (s *Server) initialize(id string, m Message) {
+func (s *Server) initialize(id string, m *Message) {
 	v := m.ProtocolVersion.Str
 	version := Legacy
 	for _, known := range legacyVersions {
@@ -322,7 +326,7 @@ func (s *Server) discover(id string) {
 
 // list answers resources/list or resources/templates/list, one page at a
 // time. A cursor is the decimal offset of the page it starts.
-func (s *Server) list(id string, m Message, modern, templates bool) {
+func (s *Server) list(id string, m *Message, modern, templates bool) {
 	ids := s.reg.Order(nil, templates)
 	offset := 0
 	if c := m.Cursor; c.Present() {
@@ -333,20 +337,19 @@ func (s *Server) list(id string, m Message, modern, templates bool) {
 		}
 		offset = n
 	}
-	end := min(offset+s.opt.PageSize, len(ids))
-	w := &writer{}
-	w.raw("{")
-	if end < len(ids) {
-		w.key("nextCursor").str(itoa(end))
+	last := min(offset+s.opt.PageSize, len(ids))
+	w := s.begin(id).raw("{")
+	if last < len(ids) {
+		w.key("nextCursor").str(itoa(last))
 	}
 	attach := AttachResources
 	if templates {
 		attach = AttachTemplates
 	}
-	s.respond(id, modern, "cache", w.String(), attach, ids[offset:end], 0)
+	s.end(modern, "cache", attach, ids[offset:last], 0)
 }
 
-func (s *Server) read(id string, m Message, modern bool) {
+func (s *Server) read(id string, m *Message, modern bool) {
 	uri := m.URI
 	if uri.Kind != registry.KindString {
 		s.fail(id, modern, codeInvalidParams, `Invalid params: "uri" must be a string`, "")
@@ -402,15 +405,14 @@ func (s *Server) ReadDone(req int32, kind ValueKind, v registry.Value, size int,
 	if kind == ValueBytes && !(r.class != MIMEOther && utf8) {
 		attach = AttachBlob
 	}
-	w := &writer{}
-	w.raw(`{"contents":[{"uri":`).str(r.uri).raw(`,"mimeType":`).str(r.mimeType).raw("}]")
-	s.respond(r.rpcID, r.modern, "cache", w.String(), attach, nil, v)
+	s.begin(r.rpcID).raw(`{"contents":[{"uri":`).str(r.uri).raw(`,"mimeType":`).str(r.mimeType).raw("}]")
+	s.end(r.modern, "cache", attach, nil, v)
 }
 
 // listen starts a 2026-07-28 subscription stream: the acknowledgement first,
 // then notifications tagged with the request's id; no response until the
 // server stops.
-func (s *Server) listen(id string, m Message) {
+func (s *Server) listen(id string, m *Message) {
 	if m.Notifications.Kind != registry.KindObject {
 		s.fail(id, true, codeInvalidParams, `Invalid params: "notifications" must be an object`, "")
 		return
@@ -469,16 +471,24 @@ func (s *Server) ListChanged() {
 	}
 }
 
-// result answers a request with a result object.
+// result answers a request with a result object (JSON text).
 func (s *Server) result(id string, modern bool, cache, obj string) {
-	s.respond(id, modern, cache, obj[:len(obj)-1], AttachNone, nil, 0)
+	s.begin(id).raw(obj[:len(obj)-1])
+	s.end(modern, cache, AttachNone, nil, 0)
 }
 
-// respond posts a result whose members so far are open (an object's text
-// without its closing brace), adding the 2026-07-28 members when modern.
-func (s *Server) respond(id string, modern bool, cache, open string, attach Attachment, ids []registry.ID, v registry.Value) {
-	w := &writer{}
-	w.raw(`{"jsonrpc":"2.0","id":`).raw(id).raw(`,"result":`).raw(open)
+// begin starts a result in the server's buffer, up to the result object's
+// opening brace; the caller writes its members, then calls end.
+func (s *Server) begin(id string) *writer {
+	s.w.b = append(s.w.b[:0], `{"jsonrpc":"2.0","id":`...)
+	return s.w.raw(id).raw(`,"result":`)
+}
+
+// end closes the result begun by begin, adding the 2026-07-28 members when
+// modern, and posts it. The host reads the message before Post returns, so it
+// is handed a view of the buffer, not a copy.
+func (s *Server) end(modern bool, cache string, attach Attachment, ids []registry.ID, v registry.Value) {
+	w := &s.w
 	if modern {
 		w.key("resultType").str("complete")
 		if cache != "" {
@@ -490,7 +500,7 @@ func (s *Server) respond(id string, modern bool, cache, open string, attach Atta
 		w.raw("}")
 	}
 	w.raw("}}")
-	s.host.Post(s.id, w.String(), attach, ids, v)
+	s.host.Post(s.id, unsafe.String(unsafe.SliceData(w.b), len(w.b)), attach, ids, v)
 }
 
 func (s *Server) notFound(id string, modern bool, uri registry.Field) {

@@ -26,7 +26,7 @@ func (h *fakeHost) Post(server int32, msg string, attach Attachment, ids []regis
 	if attach != AttachNone {
 		msg += fmt.Sprintf(" +attach%d%v/v%d", attach, ids, v)
 	}
-	h.posts = append(h.posts, msg)
+	h.posts = append(h.posts, strings.Clone(msg)) // msg is valid only during the call
 }
 
 func (h *fakeHost) Read(server, req int32, id registry.ID, params string, class MIMEClass) {
@@ -143,7 +143,7 @@ func TestRequests(t *testing.T) {
 			s, h, reg := setup(t, 5)
 			mustRegister(t, reg, "app://orders/{id}", "text/plain")
 			h.take()
-			s.Handle(origin, true, message(t, tc.in))
+			s.Handle(origin, true, msgp(t, tc.in))
 			if got := h.take(); got != tc.want {
 				t.Errorf("\n got %s\nwant %s", got, tc.want)
 			}
@@ -153,14 +153,14 @@ func TestRequests(t *testing.T) {
 
 func TestOnlyTheSameWindowAndAllowedOriginsAreAnswered(t *testing.T) {
 	s, h, _ := setup(t, 1)
-	s.Handle(origin, false, message(t, `"mcp-check-ready"`))
-	s.Handle("http://evil.example", true, message(t, `"mcp-check-ready"`))
-	s.Handle("http://evil.example", true, message(t, `{"jsonrpc":"2.0","id":1,"method":"ping"}`))
+	s.Handle(origin, false, msgp(t, `"mcp-check-ready"`))
+	s.Handle("http://evil.example", true, msgp(t, `"mcp-check-ready"`))
+	s.Handle("http://evil.example", true, msgp(t, `{"jsonrpc":"2.0","id":1,"method":"ping"}`))
 	if got := h.take(); got != "" {
 		t.Errorf("answered a foreign sender: %s", got)
 	}
 	s.opt.AllowedOrigins = []string{"*"}
-	s.Handle("http://evil.example", true, message(t, `"mcp-check-ready"`))
+	s.Handle("http://evil.example", true, msgp(t, `"mcp-check-ready"`))
 	if got := h.take(); got != `"mcp-server-ready"` {
 		t.Errorf("allowedOrigins [*]: %q", got)
 	}
@@ -186,7 +186,7 @@ func TestReadEncodings(t *testing.T) {
 			s, h, reg := setup(t, 0)
 			mustRegister(t, reg, "state://x", tc.mime)
 			h.take()
-			s.Handle(origin, true, message(t, `{"jsonrpc":"2.0","id":1,"method":"resources/read","params":{"uri":"state://x"}}`))
+			s.Handle(origin, true, msgp(t, `{"jsonrpc":"2.0","id":1,"method":"resources/read","params":{"uri":"state://x"}}`))
 			if len(h.reads) != 1 || h.reads[0].class != tc.class {
 				t.Fatalf("reads = %+v", h.reads)
 			}
@@ -203,7 +203,7 @@ func TestReadFailuresAndTemplates(t *testing.T) {
 	s, h, reg := setup(t, 0)
 	mustRegister(t, reg, "app://orders/{id}", "application/json")
 	h.take()
-	s.Handle(origin, true, message(t, `{"jsonrpc":"2.0","id":1,"method":"resources/read","params":{"uri":"app://orders/a%20b"}}`))
+	s.Handle(origin, true, msgp(t, `{"jsonrpc":"2.0","id":1,"method":"resources/read","params":{"uri":"app://orders/a%20b"}}`))
 	if len(h.reads) != 1 || h.reads[0].params != `{"id":"a b"}` {
 		t.Fatalf("reads = %+v", h.reads)
 	}
@@ -212,7 +212,7 @@ func TestReadFailuresAndTemplates(t *testing.T) {
 		t.Errorf("\n got %s\nwant %s", got, want)
 	}
 	s.opt.MaxBytes = 10
-	s.Handle(origin, true, message(t, `{"jsonrpc":"2.0","id":2,"method":"resources/read","params":{"uri":"app://orders/1"}}`))
+	s.Handle(origin, true, msgp(t, `{"jsonrpc":"2.0","id":2,"method":"resources/read","params":{"uri":"app://orders/1"}}`))
 	s.ReadDone(h.reads[1].req, ValueBytes, 4, 11, false, "")
 	if got, want := h.take(), `{"jsonrpc":"2.0","id":2,"error":{"code":-32603,"message":"reading app://orders/1 failed: the value is 11 bytes, more than the limit of 10 (serveMCP's maxBytes)"}}`; got != want {
 		t.Errorf("\n got %s\nwant %s", got, want)
@@ -227,8 +227,8 @@ func TestSubscriptionsBothRevisions(t *testing.T) {
 	s, h, reg := setup(t, 0)
 	id := mustRegister(t, reg, "state://x", "application/json")
 	h.take()
-	s.Handle(origin, true, message(t, `{"jsonrpc":"2.0","id":1,"method":"resources/subscribe","params":{"uri":"state://x"}}`))
-	s.Handle(origin, true, message(t, `{"jsonrpc":"2.0","id":"L","method":"subscriptions/listen","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}},"notifications":{"resourcesListChanged":true,"toolsListChanged":true,"resourceSubscriptions":["state://x","state://x","state://later"]}}}`))
+	s.Handle(origin, true, msgp(t, `{"jsonrpc":"2.0","id":1,"method":"resources/subscribe","params":{"uri":"state://x"}}`))
+	s.Handle(origin, true, msgp(t, `{"jsonrpc":"2.0","id":"L","method":"subscriptions/listen","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}},"notifications":{"resourcesListChanged":true,"toolsListChanged":true,"resourceSubscriptions":["state://x","state://x","state://later"]}}}`))
 	want := `{"jsonrpc":"2.0","id":1,"result":{}}
 {"jsonrpc":"2.0","method":"notifications/subscriptions/acknowledged","params":{"_meta":{"io.modelcontextprotocol/subscriptionId":"L"},"notifications":{"resourcesListChanged":true,"resourceSubscriptions":["state://x","state://later"]}}}`
 	if got := h.take(); got != want {
@@ -240,25 +240,25 @@ func TestSubscriptionsBothRevisions(t *testing.T) {
 	if got := h.take(); got != want {
 		t.Errorf("push:\n got %s\nwant %s", got, want)
 	}
-	s.Handle(origin, true, message(t, `{"jsonrpc":"2.0","method":"notifications/initialized"}`))
+	s.Handle(origin, true, msgp(t, `{"jsonrpc":"2.0","method":"notifications/initialized"}`))
 	mustRegister(t, reg, "state://y", "application/json")
 	want = `{"jsonrpc":"2.0","method":"notifications/resources/list_changed"}
 {"jsonrpc":"2.0","method":"notifications/resources/list_changed","params":{"_meta":{"io.modelcontextprotocol/subscriptionId":"L"}}}`
 	if got := h.take(); got != want {
 		t.Errorf("list change:\n got %s\nwant %s", got, want)
 	}
-	s.Handle(origin, true, message(t, `{"jsonrpc":"2.0","id":2,"method":"resources/unsubscribe","params":{"uri":"state://x"}}`))
-	s.Handle(origin, true, message(t, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"L"}}`))
+	s.Handle(origin, true, msgp(t, `{"jsonrpc":"2.0","id":2,"method":"resources/unsubscribe","params":{"uri":"state://x"}}`))
+	s.Handle(origin, true, msgp(t, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"L"}}`))
 	h.take()
 	reg.Push(id)
 	if got := h.take(); got != "" {
 		t.Errorf("after unsubscribe and cancel: %s", got)
 	}
-	s.Handle(origin, true, message(t, `{"jsonrpc":"2.0","id":3,"method":"resources/subscribe","params":{"uri":"state://nope"}}`))
+	s.Handle(origin, true, msgp(t, `{"jsonrpc":"2.0","id":3,"method":"resources/subscribe","params":{"uri":"state://nope"}}`))
 	if got := h.take(); !strings.Contains(got, `"code":-32602`) || !strings.Contains(got, `"data":{"uri":"state://nope"}`) {
 		t.Errorf("subscribe to an unknown uri: %s", got)
 	}
-	s.Handle(origin, true, message(t, `{"jsonrpc":"2.0","id":"L2","method":"subscriptions/listen","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}},"notifications":{}}}`))
+	s.Handle(origin, true, msgp(t, `{"jsonrpc":"2.0","id":"L2","method":"subscriptions/listen","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}},"notifications":{}}}`))
 	h.take()
 	s.Stop()
 	want = `{"jsonrpc":"2.0","id":"L2","result":{"resultType":"complete","_meta":{"io.modelcontextprotocol/subscriptionId":"L2"}}}
@@ -284,8 +284,8 @@ func FuzzHandle(f *testing.F) {
 		f.Add(encodeMessage(message(f, s)))
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
-		m, err := DecodeMessage(b)
-		if err != nil {
+		var m Message
+		if err := DecodeMessage(b, &m); err != nil {
 			return
 		}
 		reg := registry.New(&regHost{})
@@ -293,7 +293,7 @@ func FuzzHandle(f *testing.F) {
 		mustRegister(t, reg, "app://orders/{id}", "text/plain")
 		h := &fakeHost{}
 		s := New(1, h, reg, Options{AllowedOrigins: []string{origin}})
-		s.Handle(origin, true, m)
+		s.Handle(origin, true, &m)
 		for _, r := range h.reads {
 			s.ReadDone(r.req, ValueText, 1, 1, true, "")
 		}
@@ -307,4 +307,9 @@ func FuzzHandle(f *testing.F) {
 			}
 		}
 	})
+}
+
+func msgp(t testing.TB, payload string) *Message {
+	m := message(t, payload)
+	return &m
 }

@@ -96,18 +96,18 @@ func DecodeDescriptor(b []byte) (Descriptor, error) {
 	return d, nil
 }
 
-// DecodeFields reads n fields in the format of DecodeDescriptor (without the
-// leading kind byte) and fails unless they fill b exactly.
-func DecodeFields(b []byte, n int) ([]Field, error) {
+// DecodeFields reads len(dst) fields in the format of DecodeDescriptor
+// (without the leading kind byte) into dst, and fails unless they fill b
+// exactly.
+func DecodeFields(b []byte, dst []*Field) error {
 	r := reader{b: b}
-	fs := make([]Field, n)
-	for i := range fs {
-		fs[i] = r.field(0)
+	for _, f := range dst {
+		*f = r.field(0)
 	}
 	if r.bad || r.off != len(b) {
-		return nil, errTruncated
+		return errTruncated
 	}
-	return fs, nil
+	return nil
 }
 
 type reader struct {
