@@ -799,7 +799,13 @@
       if (typeof origin !== "string") origin = "";
       const n = putString(origin);
       const len = encodeFields(mcpFields(d.payload), n);
-      ex.mc_mcp_message(server, n, len, ev.source === window ? 1 : 0);
+      inMessage = true;
+      try {
+        ex.mc_mcp_message(server, n, len, ev.source === window ? 1 : 0);
+      } finally {
+        inMessage = false;
+      }
+      flushOutgoing();
     };
     mcpServers.set(server, { channel, listener });
     window.addEventListener("message", listener);
@@ -829,7 +835,25 @@
       if (attach === 3) c.text = typeof v === "string" ? v : v.text;
       else c.blob = base64(v.bytes);
     }
-    if (srv) window.postMessage({ channel: srv.channel, type: "mcp", direction: "server-to-client", payload }, targetOrigin);
+    if (!srv) return;
+    outgoing.push({ channel: srv.channel, type: "mcp", direction: "server-to-client", payload });
+    if (!flushQueued) {
+      flushQueued = true;
+      queueMicrotask(flushOutgoing);
+    }
+  }
+
+  // Messages are posted after Go has returned, with no wasm frames on the
+  // stack (posting from deep inside them measured slower), in the order Go
+  // wrote them: at the end of the message or read that produced them, or in
+  // a microtask for those that a push or a registration produced.
+  const outgoing = [];
+  let flushQueued = false;
+  let inMessage = false; // Go is handling a message event
+  function flushOutgoing() {
+    flushQueued = false;
+    for (let i = 0; i < outgoing.length; i++) window.postMessage(outgoing[i], targetOrigin);
+    outgoing.length = 0;
   }
 
   // mcpRead calls the getter and prepares its value for mcp.Server.ReadDone:
@@ -891,6 +915,7 @@
 
   function mcpReadDone(server, req, kind, h, size, utf8, err) {
     if (state === READY) ex.mc_mcp_read_done(server, req, kind, h, size, utf8, putString(err));
+    if (!inMessage) flushOutgoing(); // an asynchronous read: nothing of Go's is on the stack
   }
 
   function base64(bytes) {
