@@ -1,4 +1,4 @@
-module modelcontext
+module github.com/modelcontext-go/modelcontext
 
 go 1.26
 

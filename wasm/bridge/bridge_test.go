@@ -7,7 +7,7 @@ import (
 	"syscall/js"
 	"testing"
 
-	"modelcontext/wasm/registry"
+	"github.com/modelcontext-go/modelcontext/wasm/registry"
 )
 
 // fakeLoader is a JavaScript host object written like the loader's, that

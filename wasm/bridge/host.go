@@ -2,7 +2,7 @@
 
 package bridge
 
-import "modelcontext/wasm/registry"
+import "github.com/modelcontext-go/modelcontext/wasm/registry"
 
 // jsHost implements registry.Host with the loader's host functions.
 type jsHost struct{}

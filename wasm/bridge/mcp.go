@@ -5,8 +5,8 @@ package bridge
 import (
 	"unsafe"
 
-	"modelcontext/wasm/mcp"
-	"modelcontext/wasm/registry"
+	"github.com/modelcontext-go/modelcontext/wasm/mcp"
+	"github.com/modelcontext-go/modelcontext/wasm/registry"
 )
 
 // The MCP servers started by serveMCP, by ID.

@@ -24,7 +24,7 @@ import (
 	"strings"
 	"testing"
 
-	"modelcontext/wasm/internal/browsertest"
+	"github.com/modelcontext-go/modelcontext/wasm/internal/browsertest"
 )
 
 func TestMain(m *testing.M) {

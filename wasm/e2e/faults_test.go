@@ -10,7 +10,7 @@ import (
 	cdppage "github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 
-	"modelcontext/wasm/internal/browsertest"
+	"github.com/modelcontext-go/modelcontext/wasm/internal/browsertest"
 )
 
 // SPEC §7: no input from page code can stop the Go runtime. Hostile input

@@ -10,7 +10,7 @@ import (
 	"sync"
 	"testing"
 
-	"modelcontext/wasm/internal/browsertest"
+	"github.com/modelcontext-go/modelcontext/wasm/internal/browsertest"
 )
 
 // The MCP tests drive the module's MCP server (SPEC §6) with a stock client:

@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"modelcontext/wasm/internal/browsertest"
+	"github.com/modelcontext-go/modelcontext/wasm/internal/browsertest"
 )
 
 // The MCP tests, checked against servers we did not write: where the

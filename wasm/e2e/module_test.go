@@ -3,7 +3,7 @@ package e2e
 import (
 	"testing"
 
-	"modelcontext/wasm/internal/browsertest"
+	"github.com/modelcontext-go/modelcontext/wasm/internal/browsertest"
 )
 
 // TestESModuleImport: `import "/static/modelcontext.js"` (a side-effect

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"modelcontext/wasm/internal/browsertest"
+	"github.com/modelcontext-go/modelcontext/wasm/internal/browsertest"
 )
 
 // TestValidationBeforeReady: before Go is ready the loader checks

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"modelcontext/wasm/internal/browsertest"
+	"github.com/modelcontext-go/modelcontext/wasm/internal/browsertest"
 )
 
 // TestREADMEExample pastes the README's first html example into a page, as a

@@ -3,7 +3,7 @@ package mcp
 import (
 	"math"
 
-	"modelcontext/wasm/registry"
+	"github.com/modelcontext-go/modelcontext/wasm/registry"
 )
 
 // Message is what the server reads of one client payload. The loader

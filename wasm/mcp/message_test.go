@@ -5,7 +5,7 @@ import (
 	"math"
 	"testing"
 
-	"modelcontext/wasm/registry"
+	"github.com/modelcontext-go/modelcontext/wasm/registry"
 )
 
 // field mirrors the loader's put: the kind of v and its content.

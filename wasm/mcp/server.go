@@ -21,7 +21,7 @@ package mcp
 import (
 	"unsafe"
 
-	"modelcontext/wasm/registry"
+	"github.com/modelcontext-go/modelcontext/wasm/registry"
 )
 
 // Revisions this server speaks.

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"modelcontext/wasm/registry"
+	"github.com/modelcontext-go/modelcontext/wasm/registry"
 )
 
 // fakeHost records posts; reads wait in reads until the test finishes them.

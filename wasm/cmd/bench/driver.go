@@ -13,7 +13,7 @@ import (
 
 	"github.com/andybalholm/brotli"
 
-	"modelcontext/wasm/internal/browsertest"
+	"github.com/modelcontext-go/modelcontext/wasm/internal/browsertest"
 )
 
 // benchRoutes serves testdata/bench/ at /bench/, with the bare program and

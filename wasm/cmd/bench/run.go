@@ -15,7 +15,7 @@ import (
 	"strings"
 	"time"
 
-	"modelcontext/wasm/internal/browsertest"
+	"github.com/modelcontext-go/modelcontext/wasm/internal/browsertest"
 )
 
 // workload is one row of the table: a workload of testdata/bench/bench.js (or,

@@ -5,7 +5,7 @@
 // that the registry's exports are ready and blocks so that they stay callable.
 package main
 
-import "modelcontext/wasm/bridge"
+import "github.com/modelcontext-go/modelcontext/wasm/bridge"
 
 func main() {
 	bridge.Ready()

@@ -18,7 +18,7 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
-	"modelcontext/wasm/internal/browsertest"
+	"github.com/modelcontext-go/modelcontext/wasm/internal/browsertest"
 )
 
 func TestMain(m *testing.M) { os.Exit(browsertest.Main(m, nil)) }
