@@ -19,20 +19,25 @@
   if (existing && existing[INSTALLED]) return; // loaded twice: the first copy serves
 
   // Go's wasm_exec.js defines globalThis.Go and, where they are missing, the
-  // globals fs, process and path that the Go runtime reads at start-up. The
-  // loader restores the page's globals once Go has started; `fs` stays
-  // reachable to wasm_exec.js through this binding.
+  // globals fs, process and path. Folded in here it runs against `goGlobals`
+  // instead of the page's globalThis, so the loader never adds, replaces or
+  // deletes a page global: a page that also runs its own Go program with the
+  // stock wasm_exec.js, before or after this script, keeps its Go, fs,
+  // process and path. The module does not use syscall/js, so the Go runtime
+  // never needs the real globalThis through this object; `fs` is the binding
+  // wasm_exec.js writes Go's console output through.
+  const goGlobals = {
+    crypto: globalThis.crypto,
+    performance: globalThis.performance,
+    TextEncoder: globalThis.TextEncoder,
+    TextDecoder: globalThis.TextDecoder,
+  };
   let fs;
-  const ownGlobals = ["fs", "process", "path"].filter((k) => !(k in globalThis));
-  const hadGo = "Go" in globalThis, previousGo = globalThis.Go;
-  // @include wasm_exec.js
-  const Go = globalThis.Go;
-  fs = globalThis.fs;
-  if (hadGo) globalThis.Go = previousGo;
-  else delete globalThis.Go;
-  function restoreGlobals() {
-    for (const k of ownGlobals.splice(0)) delete globalThis[k];
-  }
+  ((globalThis) => {
+    // @include wasm_exec.js
+  })(goGlobals);
+  const Go = goGlobals.Go;
+  fs = goGlobals.fs;
 
   const script = document.currentScript;
   const debugAttr = !!script && script.hasAttribute("data-debug");
@@ -1033,7 +1038,6 @@
     }
     ex = instance.exports;
     const exited = go.run(instance); // runs main until it blocks: it calls host.ready
-    restoreGlobals();
     if (!started) throw new Error(`modelcontext: ${where} did not start; was it built from this version of wasm/cmd/modelcontext?`);
     exited.then(() => {
       fail(new Error("modelcontext: the Go runtime exited; reload the page"));
@@ -1048,7 +1052,6 @@
   }
 
   const ready = boot().catch((err) => {
-    restoreGlobals();
     fail(err);
     throw err;
   });
