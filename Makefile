@@ -11,19 +11,16 @@ GO_SOURCES := $(shell find wasm -name '*.go' -not -name '*_test.go' -not -path '
 
 .PHONY: build demo test test-deps test-host test-wasm test-browser lint types fuzz size bench clean mcpclient
 
-build: dist/modelcontext.wasm dist/modelcontext.js
+build: dist/modelcontext.wasm dist/modelcontext.js dist/modelcontext.mjs
 
 dist/modelcontext.wasm: $(GO_SOURCES)
 	@mkdir -p dist
 	GOOS=js GOARCH=wasm $(GO) build -trimpath -gcflags=all=-l -ldflags='-s -w' -o $@ ./wasm/cmd/modelcontext
 
-# The loader with Go's own wasm_exec.js (from the Go that built the .wasm)
-# folded in at its @include line: one script tag for the page.
-dist/modelcontext.js: js/loader.js $(WASM_EXEC)
-	@mkdir -p dist
-	awk -v glue="$(WASM_EXEC)" '/^ *\/\/ @include wasm_exec.js$$/ { while ((getline line < glue) > 0) print line; next } { print }' js/loader.js > $@.tmp
-	@grep -q 'globalThis.Go = class' $@.tmp || { echo "wasm_exec.js was not folded into the loader"; exit 1; }
-	mv $@.tmp $@
+# The classic script and the ES module: the loader with Go's own wasm_exec.js
+# (from the Go that built the .wasm) folded in, one file each.
+dist/modelcontext.js dist/modelcontext.mjs &: js/loader.js $(WASM_EXEC) wasm/cmd/jsbuild/main.go
+	$(GO) run ./wasm/cmd/jsbuild -o dist -wasm-exec $(WASM_EXEC)
 
 demo: build mcpclient
 	$(GO) run ./wasm/cmd/serve -addr $(ADDR) -demo demo -dist dist -vendor testdata/out

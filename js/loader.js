@@ -39,16 +39,31 @@
   const Go = goGlobals.Go;
   fs = goGlobals.fs;
 
+  // The script tag that is running this file; null when it is imported as an
+  // ES module (or injected by a script).
   const script = document.currentScript;
   const debugAttr = !!script && script.hasAttribute("data-debug");
+  // Where the .wasm is, first match wins: data-wasm on the tag; the page's
+  // __MODELCONTEXT_WASM_URL__, set before this file loads; beside the ES
+  // module (import.meta.url); beside the script's src. Both resolve like any
+  // URL of the page, and a query or hash on the script's URL changes nothing.
   const wasmURL = (() => {
-    const base = (script && script.src) || scriptURLFromStack() || document.baseURI;
     const attr = script && script.getAttribute("data-wasm");
-    return attr ? new URL(attr, document.baseURI).href : new URL("modelcontext.wasm", base).href;
+    if (attr) return new URL(attr, document.baseURI).href;
+    const set = globalThis.__MODELCONTEXT_WASM_URL__;
+    if (typeof set === "string" && set !== "") return new URL(set, document.baseURI).href;
+    const moduleURL = /* @module-wasm-url */ undefined;
+    if (moduleURL) return moduleURL;
+    const base = (script && script.src) || scriptURLFromStack() || document.baseURI;
+    return new URL("modelcontext.wasm", base).href;
   })();
 
+  // scriptURLFromStack finds this file's URL in a stack trace, for the
+  // classic script loaded some other way than a tag of its own (imported for
+  // its side effect, or evaluated by a loader library): the last frame is the
+  // file's top level, "<url>:<line>:<column>".
   function scriptURLFromStack() {
-    const m = /(https?:\/\/[^\s()]+?\.m?js)(?::\d+)*\)?\s*$/m.exec(new Error().stack || "");
+    const m = /((?:https?|file|blob):[^\s()]+?):\d+:\d+\)?\s*$/.exec(new Error().stack || "");
     return m ? m[1] : "";
   }
 

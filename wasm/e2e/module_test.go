@@ -1,6 +1,8 @@
 package e2e
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/modelcontext-go/modelcontext/wasm/internal/browsertest"
@@ -29,5 +31,56 @@ return await window.__moduleResult;`, nil)
 	}
 	if got.Globals[0] != "undefined" || got.Globals[1] != "undefined" {
 		t.Errorf("globals left behind: Go %s, process %s", got.Globals[0], got.Globals[1])
+	}
+}
+
+// TestESModuleNamedExports: dist/modelcontext.mjs has the named exports of the
+// page API, they are document.modelContext's own members, and a query string
+// or hash on the module's URL changes nothing: the .wasm is found beside it.
+// With the classic tag on the same page there is one registry and one fetch.
+func TestESModuleNamedExports(t *testing.T) {
+	requireImpl(t, "wasm")
+	for _, query := range []string{"", "?both=1"} {
+		t.Run("page"+query, func(t *testing.T) {
+			tab := browsertest.NewTab(t)
+			tab.Navigate(browsertest.URL(t, "/module-named.html"+query))
+			var got struct {
+				Names          []string
+				SameAsDocument bool
+				Value          struct{ N int }
+				Pushed         []int
+				List           []string
+				After          int
+				WasmFetches    []string
+			}
+			tab.Eval(`(async () => { for (let i = 0; i < 200 && !window.__moduleResult; i++) await new Promise((r) => setTimeout(r, 20)); return await window.__moduleResult; })()`, &got)
+			want := "getResourceTemplates getResources readResource ready registerResource registerResourceTools serveMCP subscribeResource"
+			if n := strings.Join(got.Names, " "); n != want {
+				t.Errorf("exports: %s\nwant:    %s", n, want)
+			}
+			if !got.SameAsDocument || got.Value.N != 2 || fmt.Sprint(got.Pushed) != "[1]" || fmt.Sprint(got.List) != "[state://named]" || got.After != 0 {
+				t.Errorf("named exports do not work: %+v\n%s", got, tab.ConsoleText())
+			}
+			if fmt.Sprint(got.WasmFetches) != "[/static/modelcontext.wasm]" {
+				t.Errorf(".wasm fetched as %v, want once from /static/modelcontext.wasm", got.WasmFetches)
+			}
+		})
+	}
+}
+
+// TestClassicScriptImportedWithQuery: the classic script imported for its side
+// effect with a query string and a hash, from a page in a sub-folder, still
+// finds the .wasm beside itself.
+func TestClassicScriptImportedWithQuery(t *testing.T) {
+	requireImpl(t, "wasm")
+	tab := browsertest.NewTab(t)
+	tab.Navigate(browsertest.URL(t, "/sub/qs.html"))
+	var got struct {
+		Value       struct{ N int }
+		WasmFetches []string
+	}
+	tab.Eval(`(async () => { for (let i = 0; i < 200 && !window.__moduleResult; i++) await new Promise((r) => setTimeout(r, 20)); return await window.__moduleResult; })()`, &got)
+	if got.Value.N != 1 || fmt.Sprint(got.WasmFetches) != "[/static/modelcontext.wasm]" {
+		t.Errorf("got %+v\n%s", got, tab.ConsoleText())
 	}
 }
