@@ -6,20 +6,20 @@ import (
 	"github.com/modelcontext-go/modelcontext/wasm/registry"
 )
 
-// Message is what the server reads of one client payload. The loader
-// extracts these fields from the structured-clone payload of the message
-// event (js/loader.js, mcpFields) and encodes them like a descriptor (see
-// registry.DecodeDescriptor), in this order. IDJSON is JSON.stringify of a
-// number id, so that it is echoed exactly; a listen stream's id is kept as
-// JSON text too, to compare with RequestID.
+// Message is what the server reads of one message event. The loader extracts
+// these fields from the event as MessageFields says, in this order, and
+// encodes them like every field it hands Go (see registry.DecodeFields).
 type Message struct {
-	Payload          registry.Field // the payload itself: its kind, and its text if a string
+	Origin           registry.Field // event.origin
+	Payload          registry.Field // the envelope's payload: its kind, and its text if a string
 	JSONRPC          registry.Field
 	ID               registry.Field
-	IDJSON           registry.Field
+	IDJSON           registry.Field // JSON.stringify of a number id, echoed exactly
 	Method           registry.Field
 	Params           registry.Field // kind only
 	URI              registry.Field // params.uri
+	Resource         registry.Field // the registration that serves params.uri (the loader looks it up), or 0
+	ResourceParams   registry.Field // the template parameters of Resource as a JSON object, if it is a template
 	Cursor           registry.Field // params.cursor
 	ProtocolVersion  registry.Field // params.protocolVersion (initialize)
 	MetaVersion      registry.Field // params._meta["io.modelcontextprotocol/protocolVersion"]
@@ -30,19 +30,93 @@ type Message struct {
 	RequestID        registry.Field // JSON.stringify of a string or number params.requestId
 	Result           registry.Field // kind only
 	Error            registry.Field // kind only
+	Unreadable       registry.Field // true when reading a member of the message threw
+}
+
+// An Extract says where the loader finds one field in a message event and how
+// it encodes it. Path starts at {origin, payload} (event.origin and the
+// envelope's payload) and goes on through members of plain objects only: a
+// step into anything else (an array, null, a primitive) gives undefined.
+type Extract struct {
+	Path []string `json:"path"`
+	As   string   `json:"as,omitempty"`
+}
+
+// What an Extract's As asks of the loader besides the value itself.
+const (
+	AsValue      = ""           // the value: its kind, and its content if a string, number, boolean or array of those
+	AsNumberJSON = "numberJSON" // JSON.stringify of a number; undefined otherwise
+	AsIDJSON     = "idJSON"     // JSON.stringify of a string or number; undefined otherwise
+	AsResource   = "resource"   // for a string uri, the ID of the registration that serves it, or 0
+	AsParams     = "params"     // for a string uri served by a template, its parameters as JSON text
+	AsUnreadable = "unreadable" // whether reading any field before this one threw
+)
+
+type messageField struct {
+	Extract
+	field func(*Message) *registry.Field
+}
+
+const (
+	metaVersion      = "io.modelcontextprotocol/protocolVersion"
+	metaCapabilities = "io.modelcontextprotocol/clientCapabilities"
+)
+
+func path(p ...string) []string { return p }
+
+var messageFields = [...]messageField{
+	{Extract{path("origin"), AsValue}, func(m *Message) *registry.Field { return &m.Origin }},
+	{Extract{path("payload"), AsValue}, func(m *Message) *registry.Field { return &m.Payload }},
+	{Extract{path("payload", "jsonrpc"), AsValue}, func(m *Message) *registry.Field { return &m.JSONRPC }},
+	{Extract{path("payload", "id"), AsValue}, func(m *Message) *registry.Field { return &m.ID }},
+	{Extract{path("payload", "id"), AsNumberJSON}, func(m *Message) *registry.Field { return &m.IDJSON }},
+	{Extract{path("payload", "method"), AsValue}, func(m *Message) *registry.Field { return &m.Method }},
+	{Extract{path("payload", "params"), AsValue}, func(m *Message) *registry.Field { return &m.Params }},
+	{Extract{path("payload", "params", "uri"), AsValue}, func(m *Message) *registry.Field { return &m.URI }},
+	{Extract{path("payload", "params", "uri"), AsResource}, func(m *Message) *registry.Field { return &m.Resource }},
+	{Extract{path("payload", "params", "uri"), AsParams}, func(m *Message) *registry.Field { return &m.ResourceParams }},
+	{Extract{path("payload", "params", "cursor"), AsValue}, func(m *Message) *registry.Field { return &m.Cursor }},
+	{Extract{path("payload", "params", "protocolVersion"), AsValue}, func(m *Message) *registry.Field { return &m.ProtocolVersion }},
+	{Extract{path("payload", "params", "_meta", metaVersion), AsValue}, func(m *Message) *registry.Field { return &m.MetaVersion }},
+	{Extract{path("payload", "params", "_meta", metaCapabilities), AsValue}, func(m *Message) *registry.Field { return &m.MetaCapabilities }},
+	{Extract{path("payload", "params", "notifications"), AsValue}, func(m *Message) *registry.Field { return &m.Notifications }},
+	{Extract{path("payload", "params", "notifications", "resourcesListChanged"), AsValue}, func(m *Message) *registry.Field { return &m.ListChanged }},
+	{Extract{path("payload", "params", "notifications", "resourceSubscriptions"), AsValue}, func(m *Message) *registry.Field { return &m.Subscriptions }},
+	{Extract{path("payload", "params", "requestId"), AsIDJSON}, func(m *Message) *registry.Field { return &m.RequestID }},
+	{Extract{path("payload", "result"), AsValue}, func(m *Message) *registry.Field { return &m.Result }},
+	{Extract{path("payload", "error"), AsValue}, func(m *Message) *registry.Field { return &m.Error }},
+	{Extract{[]string{}, AsUnreadable}, func(m *Message) *registry.Field { return &m.Unreadable }},
+}
+
+// MessageFields returns how the loader extracts each field of a Message, in
+// wire order.
+func MessageFields() []Extract {
+	out := make([]Extract, len(messageFields))
+	for i, f := range messageFields {
+		out[i] = f.Extract
+	}
+	return out
 }
 
 // DecodeMessage reads the loader's encoding of a Message into m.
 func DecodeMessage(b []byte, m *Message) error {
-	dst := [...]*registry.Field{&m.Payload, &m.JSONRPC, &m.ID, &m.IDJSON, &m.Method, &m.Params, &m.URI,
-		&m.Cursor, &m.ProtocolVersion, &m.MetaVersion, &m.MetaCapabilities, &m.Notifications,
-		&m.ListChanged, &m.Subscriptions, &m.RequestID, &m.Result, &m.Error}
+	var dst [len(messageFields)]*registry.Field
+	for i, f := range messageFields {
+		dst[i] = f.field(m)
+	}
 	return registry.DecodeFields(b, dst[:])
 }
 
-// ParseOptions reads serveMCP's options (the loader encodes its argument's
-// kind, channel, allowedOrigins, pageSize and maxBytes, then the page's
-// origin) over the defaults. It returns a message naming the bad option.
+// OptionFields says where the loader finds serveMCP's options, in wire
+// order, starting at {options, origin}: the argument itself (its kind), its
+// channel, allowedOrigins, pageSize and maxBytes, then the page's origin.
+var OptionFields = []Extract{
+	{Path: path("options")}, {Path: path("options", "channel")}, {Path: path("options", "allowedOrigins")},
+	{Path: path("options", "pageSize")}, {Path: path("options", "maxBytes")}, {Path: path("origin")},
+}
+
+// ParseOptions reads serveMCP's options over the defaults. It returns a
+// message naming the bad option.
 func ParseOptions(b []byte) (Options, string) {
 	var arg, channel, origins, pageSize, maxBytes, page registry.Field
 	if err := registry.DecodeFields(b, []*registry.Field{&arg, &channel, &origins, &pageSize, &maxBytes, &page}); err != nil {

@@ -3,6 +3,7 @@ package mcp
 import (
 	"encoding/json"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/modelcontext-go/modelcontext/wasm/registry"
@@ -35,8 +36,9 @@ func field(v any, depth int) registry.Field {
 
 type missing struct{}
 
-func get(v any, keys ...string) any {
-	for _, k := range keys {
+// walk follows path through plain objects, as the loader does.
+func walk(v any, path []string) any {
+	for _, k := range path {
 		m, ok := v.(map[string]any)
 		if !ok {
 			return missing{}
@@ -48,35 +50,50 @@ func get(v any, keys ...string) any {
 	return v
 }
 
-func idJSON(v any) registry.Field {
-	switch v.(type) {
-	case string, float64:
-		b, _ := json.Marshal(v)
-		return registry.Field{Kind: registry.KindString, Str: string(b)}
-	}
-	return registry.Field{}
-}
+// resolver looks a uri up the way the loader does (the tests use
+// registrytest.Host's).
+type resolver func(uri string) (registry.ID, []registry.Param)
 
-// message builds the Message the loader would extract from a payload
-// written as JSON (js/loader.js, mcpFields).
-func message(t testing.TB, payload string) Message {
+// message builds the Message the loader would extract from an event whose
+// payload is written as JSON, by interpreting MessageFields like the loader.
+func message(t testing.TB, payload string, resolve resolver) Message {
 	var p any
 	if err := json.Unmarshal([]byte(payload), &p); err != nil {
 		t.Fatalf("bad test payload %s: %v", payload, err)
 	}
-	const v, c = "io.modelcontextprotocol/protocolVersion", "io.modelcontextprotocol/clientCapabilities"
-	return Message{
-		Payload: field(p, 1), JSONRPC: field(get(p, "jsonrpc"), 0), ID: field(get(p, "id"), 1),
-		IDJSON: idJSON(get(p, "id")), Method: field(get(p, "method"), 0), Params: field(get(p, "params"), 1),
-		URI: field(get(p, "params", "uri"), 0), Cursor: field(get(p, "params", "cursor"), 0),
-		ProtocolVersion: field(get(p, "params", "protocolVersion"), 0),
-		MetaVersion:     field(get(p, "params", "_meta", v), 0), MetaCapabilities: field(get(p, "params", "_meta", c), 1),
-		Notifications: field(get(p, "params", "notifications"), 1),
-		ListChanged:   field(get(p, "params", "notifications", "resourcesListChanged"), 0),
-		Subscriptions: field(get(p, "params", "notifications", "resourceSubscriptions"), 0),
-		RequestID:     idJSON(get(p, "params", "requestId")),
-		Result:        field(get(p, "result"), 1), Error: field(get(p, "error"), 1),
+	root := map[string]any{"origin": origin, "payload": p}
+	var m Message
+	for _, f := range messageFields {
+		v := walk(root, f.Path)
+		dst := f.field(&m)
+		switch f.As {
+		case AsValue:
+			*dst = field(v, 0)
+		case AsNumberJSON, AsIDJSON:
+			_, num := v.(float64)
+			_, str := v.(string)
+			if num || str && f.As == AsIDJSON {
+				b, _ := json.Marshal(v)
+				*dst = registry.Field{Kind: registry.KindString, Str: string(b)}
+			}
+		case AsResource, AsParams:
+			uri, ok := v.(string)
+			if !ok || resolve == nil {
+				break
+			}
+			id, params := resolve(uri)
+			if f.As == AsResource {
+				*dst = registry.Field{Kind: registry.KindNumber, Num: float64(id)}
+			} else if params != nil {
+				*dst = registry.Field{Kind: registry.KindString, Str: ParamsJSON(params)}
+			}
+		case AsUnreadable:
+			*dst = registry.Field{Kind: registry.KindBoolean}
+		default:
+			t.Fatalf("unknown As %q", f.As)
+		}
 	}
+	return m
 }
 
 // encodeFields writes fields in the loader's format.
@@ -114,51 +131,88 @@ func appendField(b []byte, f registry.Field) []byte {
 	return b
 }
 
-func encodeMessage(m Message) []byte {
-	return encodeFields(m.Payload, m.JSONRPC, m.ID, m.IDJSON, m.Method, m.Params, m.URI, m.Cursor,
-		m.ProtocolVersion, m.MetaVersion, m.MetaCapabilities, m.Notifications, m.ListChanged,
-		m.Subscriptions, m.RequestID, m.Result, m.Error)
+func encodeMessage(m *Message) []byte {
+	var b []byte
+	for _, f := range messageFields {
+		b = appendField(b, *f.field(m))
+	}
+	return b
 }
 
 func TestDecodeMessageRoundTrip(t *testing.T) {
-	in := message(t, `{"jsonrpc":"2.0","id":"L","method":"subscriptions/listen","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}},"notifications":{"resourcesListChanged":true,"resourceSubscriptions":["a","b"]}}}`)
+	m := message(t, `{"jsonrpc":"2.0","id":7,"method":"resources/read","params":{"uri":"state://x","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}`,
+		func(string) (registry.ID, []registry.Param) { return 3, []registry.Param{{Name: "id", Value: "x"}} })
 	var got Message
-	if err := DecodeMessage(encodeMessage(in), &got); err != nil {
+	if err := DecodeMessage(encodeMessage(&m), &got); err != nil {
 		t.Fatal(err)
 	}
-	if got.IDJSON.Str != `"L"` || !got.ListChanged.True || len(got.Subscriptions.Items) != 2 || got.MetaVersion.Str != Modern {
-		t.Errorf("decoded %+v", got)
+	if got.Origin.Str != origin || got.IDJSON.Str != "7" || got.Method.Str != "resources/read" || got.URI.Str != "state://x" ||
+		got.Resource.Num != 3 || got.ResourceParams.Str != `{"id":"x"}` || got.MetaVersion.Str != Modern {
+		t.Errorf("round trip: %+v", got)
 	}
-	if err := DecodeMessage(encodeMessage(in)[:10], &got); err == nil {
+	if err := DecodeMessage(encodeMessage(&m)[:10], &got); err == nil {
 		t.Error("a truncated message decoded")
 	}
 }
 
+// TestMessageFieldsMatchMessage: every field of Message is extracted, once,
+// in the order of the struct.
+func TestMessageFieldsMatchMessage(t *testing.T) {
+	var m Message
+	seen := map[*registry.Field]bool{}
+	for _, f := range messageFields {
+		p := f.field(&m)
+		if seen[p] {
+			t.Errorf("field %v extracted twice", f.Path)
+		}
+		seen[p] = true
+	}
+	if n := len(seen); n != 21 {
+		t.Errorf("%d fields extracted; Message has 21", n)
+	}
+	for _, f := range MessageFields() {
+		for _, k := range f.Path {
+			if strings.TrimSpace(k) == "" {
+				t.Errorf("empty path step in %v", f.Path)
+			}
+		}
+	}
+}
+
 func TestParseOptions(t *testing.T) {
-	s := func(v string) registry.Field { return registry.Field{Kind: registry.KindString, Str: v} }
-	n := func(v float64) registry.Field { return registry.Field{Kind: registry.KindNumber, Num: v} }
+	enc := func(fs ...registry.Field) []byte { return encodeFields(fs...) }
 	obj := registry.Field{Kind: registry.KindObject}
-	none := registry.Field{}
-	arr := func(it ...registry.Field) registry.Field { return registry.Field{Kind: registry.KindArray, Items: it} }
+	undef := registry.Field{}
+	str := func(s string) registry.Field { return registry.Field{Kind: registry.KindString, Str: s} }
+	num := func(n float64) registry.Field { return registry.Field{Kind: registry.KindNumber, Num: n} }
+	arr := func(items ...registry.Field) registry.Field {
+		return registry.Field{Kind: registry.KindArray, Items: items}
+	}
+	page := str("http://127.0.0.1:1")
 	for _, tc := range []struct {
-		fields []registry.Field
-		want   string
+		name string
+		b    []byte
+		want string // the error, or "" and then opt is checked
+		opt  Options
 	}{
-		{[]registry.Field{none, none, none, none, none, s(origin)}, ""},
-		{[]registry.Field{obj, s("c"), arr(s("*")), n(10), n(1000), s(origin)}, ""},
-		{[]registry.Field{{Kind: registry.KindArray}, none, none, none, none, s(origin)}, "serveMCP: the options must be an object, got array"},
-		{[]registry.Field{obj, s(""), none, none, none, s(origin)}, `serveMCP: "channel" must be a non-empty string`},
-		{[]registry.Field{obj, none, s("*"), none, none, s(origin)}, `serveMCP: "allowedOrigins" must be a non-empty array of origins like "https://example.com", or ["*"]`},
-		{[]registry.Field{obj, none, arr(), none, none, s(origin)}, `serveMCP: "allowedOrigins" must be a non-empty array of origins like "https://example.com", or ["*"]`},
-		{[]registry.Field{obj, none, none, n(0), none, s(origin)}, `serveMCP: "pageSize" must be a whole number of at least 1`},
-		{[]registry.Field{obj, none, none, none, n(1.5), s(origin)}, `serveMCP: "maxBytes" must be a whole number of at least 1`},
+		{"defaults", enc(undef, undef, undef, undef, undef, page), "", Options{Channel: "mcp-default", AllowedOrigins: []string{"http://127.0.0.1:1"}}},
+		{"all set", enc(obj, str("c"), arr(str("*")), num(3), num(9), page), "", Options{Channel: "c", AllowedOrigins: []string{"*"}, PageSize: 3, MaxBytes: 9}},
+		{"not an object", enc(str("x"), undef, undef, undef, undef, page), "serveMCP: the options must be an object, got string", Options{}},
+		{"empty channel", enc(obj, str(""), undef, undef, undef, page), `serveMCP: "channel" must be a non-empty string`, Options{}},
+		{"origins not an array", enc(obj, undef, str("*"), undef, undef, page), `serveMCP: "allowedOrigins" must be a non-empty array of origins like "https://example.com", or ["*"]`, Options{}},
+		{"empty origins", enc(obj, undef, arr(), undef, undef, page), `serveMCP: "allowedOrigins" must be a non-empty array of origins like "https://example.com", or ["*"]`, Options{}},
+		{"fractional page size", enc(obj, undef, undef, num(1.5), undef, page), `serveMCP: "pageSize" must be a whole number of at least 1`, Options{}},
+		{"zero maxBytes", enc(obj, undef, undef, undef, num(0), page), `serveMCP: "maxBytes" must be a whole number of at least 1`, Options{}},
 	} {
-		opt, got := ParseOptions(encodeFields(tc.fields...))
-		if got != tc.want {
-			t.Errorf("%+v: %q, want %q", tc.fields, got, tc.want)
-		}
-		if got == "" && (opt.Channel == "" || len(opt.AllowedOrigins) == 0) {
-			t.Errorf("defaults missing: %+v", opt)
-		}
+		t.Run(tc.name, func(t *testing.T) {
+			opt, msg := ParseOptions(tc.b)
+			if msg != tc.want {
+				t.Fatalf("error %q, want %q", msg, tc.want)
+			}
+			if msg == "" && (opt.Channel != tc.opt.Channel || strings.Join(opt.AllowedOrigins, ",") != strings.Join(tc.opt.AllowedOrigins, ",") ||
+				opt.PageSize != tc.opt.PageSize || opt.MaxBytes != tc.opt.MaxBytes) {
+				t.Errorf("options %+v, want %+v", opt, tc.opt)
+			}
+		})
 	}
 }

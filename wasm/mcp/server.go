@@ -6,16 +6,19 @@
 // per request by _meta["io.modelcontextprotocol/protocolVersion"], revision
 // 2026-07-28 (no handshake, server/discover, subscriptions/listen, resultType
 // and cache hints on results). Like the registry, it is plain Go: the page's
-// values never enter it. A read asks the [Host] to prepare the value, and the
-// response names the value's handle so that the host inserts the content as it
-// posts the message.
+// values never enter it. The loader extracts the fields the server reads from
+// each message (MessageFields) and looks the uri of a request up; a read asks
+// the [Host] to prepare the value, and the response names the value's handle
+// so that the host inserts the content as it posts the message. The list of
+// resources a page of resources/list carries is the loader's too: the server
+// says which slice of it to insert.
 //
 // # Security
 //
 // A message is answered only when it comes from the page's own window and
 // from an allowed origin (by default the page's origin). Anything else is
 // dropped without an answer. Malformed messages from an allowed sender get a
-// JSON-RPC error and change nothing.
+// JSON-RPC error (when they carry an id) and change nothing.
 package mcp
 
 import (
@@ -38,11 +41,11 @@ const Version = "0.3.0"
 
 // JSON-RPC and MCP error codes.
 const (
-	codeParse              = -32700
 	codeInvalidRequest     = -32600
 	codeMethodNotFound     = -32601
 	codeInvalidParams      = -32602
 	codeInternal           = -32603
+	codeResourceNotFound   = -32002 // 2025-11-25's unknown uri
 	codeUnsupportedVersion = -32022
 )
 
@@ -51,41 +54,34 @@ type Attachment int32
 
 const (
 	AttachNone      Attachment = iota
-	AttachResources            // result.resources: the registrations whose IDs are in the list buffer
+	AttachResources            // result.resources: the loader's resources first .. first+count-1
 	AttachTemplates            // result.resourceTemplates, likewise
-	AttachText                 // result.contents[0].text: the prepared value as text
+	AttachText                 // result.contents[0].text: the prepared text
 	AttachBlob                 // result.contents[0].blob: the prepared bytes in base64
 )
 
-// MIMEClass tells the host how to prepare a value for a read.
-type MIMEClass int32
+// Content is what the host prepared for a read.
+type Content int32
 
 const (
-	MIMEOther MIMEClass = iota // binary stays binary; other values become JSON text
-	MIMEText                   // text/*, JavaScript, YAML, XML: bytes that are valid UTF-8 become text
-	MIMEJSON                   // JSON: every non-binary value, strings included, becomes JSON text
-)
-
-// ValueKind is what the host prepared for a read.
-type ValueKind int32
-
-const (
-	ValueFailed ValueKind = iota // get threw or rejected, or the value cannot be encoded
-	ValueText                    // text, ready to send
-	ValueBytes                   // binary
+	ContentFailed Content = iota // get threw or rejected, or the value cannot be encoded
+	ContentText                  // text: JSON text, or a string or UTF-8 bytes under a text MIME type
+	ContentBlob                  // bytes, sent in base64
 )
 
 // Host is what the server needs from the page.
 type Host interface {
 	// Post posts msg (JSON text) on the server's channel, inserting the
-	// attachment: for lists, the IDs are ids; for contents, v is the handle
-	// of the prepared value, which Post releases. msg and ids are valid only
-	// during the call.
-	Post(server int32, msg string, attach Attachment, ids []registry.ID, v registry.Value)
+	// attachment: for lists, the loader's entries first .. first+count-1;
+	// for contents, the prepared value v, which Post releases. msg is valid
+	// only during the call.
+	Post(server int32, msg string, attach Attachment, first, count int, v registry.Value)
 	// Read calls the getter of id (with the template parameters, a JSON
-	// object, or "") and prepares its value by class; it then calls
+	// object, or "") and prepares its value as content; it then calls
 	// Server.ReadDone with req.
-	Read(server, req int32, id registry.ID, params string, class MIMEClass)
+	Read(server, req int32, id registry.ID, params string)
+	// TextBytes returns the length in UTF-8 bytes of the prepared text v.
+	TextBytes(v registry.Value) int
 	Release(v registry.Value)
 }
 
@@ -111,20 +107,6 @@ type Server struct {
 	reads       map[int32]read  // reads waiting for their value
 	lastRead    int32
 	w           writer // the response being written
-}
-
-type listen struct {
-	id          string // the raw JSON id of the listen request
-	listChanged bool
-	uris        map[string]bool
-}
-
-type read struct {
-	rpcID    string
-	modern   bool
-	uri      string
-	mimeType string
-	class    MIMEClass
 }
 
 // New starts a server and announces it.
@@ -155,22 +137,12 @@ func (s *Server) Stop() {
 	s.post(`"mcp-server-stopped"`)
 }
 
-func (s *Server) post(msg string) { s.host.Post(s.id, msg, AttachNone, nil, 0) }
+func (s *Server) post(msg string) { s.host.Post(s.id, msg, AttachNone, 0, 0, 0) }
 
-// allowed reports whether origin may talk to the server.
-func (s *Server) allowed(origin string) bool {
-	for _, o := range s.opt.AllowedOrigins {
-		if o == "*" || o == origin {
-			return true
-		}
-	}
-	return false
-}
-
-// Handle takes one client-to-server message that arrived from origin;
-// sameWindow tells whether its source is the page's own window.
-func (s *Server) Handle(origin string, sameWindow bool, m *Message) {
-	if !sameWindow || !s.allowed(origin) {
+// Handle takes one client-to-server message; sameWindow tells whether its
+// source is the page's own window.
+func (s *Server) Handle(m *Message, sameWindow bool) {
+	if !sameWindow || !s.allowed(m.Origin) {
 		return
 	}
 	switch m.Payload.Kind {
@@ -187,17 +159,10 @@ func (s *Server) Handle(origin string, sameWindow bool, m *Message) {
 	if m.Method.Kind == registry.KindUndefined && (m.Result.Present() || m.Error.Present()) {
 		return // a response: this server sends no requests
 	}
-	hasID := m.ID.Present()
-	id := idText(m.ID, m.IDJSON.Str)
-	if m.JSONRPC.Str != "2.0" || m.Method.Kind != registry.KindString || hasID && id == "null" {
+	id, hasID := idText(m.ID, m.IDJSON.Str), m.ID.Present()
+	if code, msg := malformed(m, id); code != 0 {
 		if hasID {
-			s.fail(id, false, codeInvalidRequest, `Invalid Request: expected {"jsonrpc": "2.0", "method": string, "id"?: string or number}`, "")
-		}
-		return
-	}
-	if m.Params.Present() && m.Params.Kind != registry.KindObject {
-		if hasID {
-			s.fail(id, false, codeInvalidParams, "Invalid params: params must be an object", "")
+			s.fail(id, false, code, msg, "")
 		}
 		return
 	}
@@ -205,19 +170,58 @@ func (s *Server) Handle(origin string, sameWindow bool, m *Message) {
 		s.notification(m)
 		return
 	}
-	modern := m.MetaVersion.Present()
+	modern, code, msg, data := revision(m)
+	if code != 0 {
+		s.fail(id, modern, code, msg, data)
+		return
+	}
+	s.request(id, m, modern)
+}
+
+// allowed reports whether origin may talk to the server.
+func (s *Server) allowed(origin registry.Field) bool {
+	if origin.Kind != registry.KindString {
+		return false
+	}
+	for _, o := range s.opt.AllowedOrigins {
+		if o == "*" || o == origin.Str {
+			return true
+		}
+	}
+	return false
+}
+
+// malformed checks the JSON-RPC shape of a message whose id text is id, and
+// returns the error to answer, or 0.
+func malformed(m *Message, id string) (int, string) {
 	switch {
-	case modern && m.MetaVersion.Kind != registry.KindString:
-		s.fail(id, true, codeInvalidParams, `Invalid params: _meta["io.modelcontextprotocol/protocolVersion"] must be a string`, "")
-	case modern && m.MetaVersion.Str != Modern:
+	case m.Unreadable.True:
+		return codeInvalidRequest, "Invalid Request: a member of the message could not be read"
+	case m.JSONRPC.Str != "2.0", m.Method.Kind != registry.KindString, m.ID.Present() && id == "null":
+		return codeInvalidRequest, `Invalid Request: expected {"jsonrpc": "2.0", "method": string, "id"?: string or number}`
+	case m.Params.Present() && m.Params.Kind != registry.KindObject:
+		return codeInvalidParams, "Invalid params: params must be an object"
+	}
+	return 0, ""
+}
+
+// revision tells whether a request is a 2026-07-28 one, and the error to
+// answer when its _meta is wrong (code 0 when it is right).
+func revision(m *Message) (modern bool, code int, msg, data string) {
+	if !m.MetaVersion.Present() {
+		return false, 0, "", ""
+	}
+	switch {
+	case m.MetaVersion.Kind != registry.KindString:
+		return true, codeInvalidParams, `Invalid params: _meta["` + metaVersion + `"] must be a string`, ""
+	case m.MetaVersion.Str != Modern:
 		w := &writer{}
 		w.raw(`{"supported":["` + Modern + `","` + Legacy + `"],"requested":`).str(m.MetaVersion.Str).raw("}")
-		s.fail(id, false, codeUnsupportedVersion, "Unsupported protocol version", w.String())
-	case modern && m.MetaCapabilities.Kind != registry.KindObject:
-		s.fail(id, true, codeInvalidParams, `Invalid params: _meta["io.modelcontextprotocol/clientCapabilities"] is required`, "")
-	default:
-		s.request(id, m.Method.Str, m, modern)
+		return false, codeUnsupportedVersion, "Unsupported protocol version", w.String()
+	case m.MetaCapabilities.Kind != registry.KindObject:
+		return true, codeInvalidParams, `Invalid params: _meta["` + metaCapabilities + `"] is required`, ""
 	}
+	return true, 0, "", ""
 }
 
 // idText is the JSON text that echoes a request id, or "null" for an id
@@ -254,8 +258,8 @@ func (s *Server) notification(m *Message) {
 	}
 }
 
-func (s *Server) request(id, method string, m *Message, modern bool) {
-	switch {
+func (s *Server) request(id string, m *Message, modern bool) {
+	switch method := m.Method.Str; {
 	case method == "resources/list":
 		s.list(id, m, modern, false)
 	case method == "resources/templates/list":
@@ -267,26 +271,13 @@ func (s *Server) request(id, method string, m *Message, modern bool) {
 	case method == "ping" && !modern:
 		s.result(id, false, "", "{}")
 	case method == "resources/subscribe" && !modern, method == "resources/unsubscribe" && !modern:
-		uri := m.URI
-		if uri.Kind != registry.KindString {
-			s.fail(id, false, codeInvalidParams, `Invalid params: "uri" must be a string`, "")
-			return
-		}
-		if method == "resources/unsubscribe" {
-			delete(s.subs, uri.Str)
-		} else if rid, _ := s.reg.Lookup(uri.Str); rid == 0 {
-			s.notFound(id, false, uri)
-			return
-		} else {
-			s.subs[uri.Str] = true
-		}
-		s.result(id, false, "", "{}")
+		s.subscribe(id, m, method == "resources/subscribe")
 	case method == "server/discover" && modern:
 		s.discover(id)
 	case method == "subscriptions/listen" && modern:
 		s.listen(id, m)
 	case method == "server/discover", method == "subscriptions/listen":
-		s.fail(id, false, codeInvalidParams, `Invalid params: `+method+` is a `+Modern+` request; it needs _meta["io.modelcontextprotocol/protocolVersion"]`, "")
+		s.fail(id, false, codeInvalidParams, `Invalid params: `+method+` is a `+Modern+` request; it needs _meta["`+metaVersion+`"]`, "")
 	default:
 		s.fail(id, modern, codeMethodNotFound, "Method not found: "+method, "")
 	}
@@ -324,157 +315,10 @@ func (s *Server) discover(id string) {
 	s.result(id, true, "cache", w.raw("}").String())
 }
 
-// list answers resources/list or resources/templates/list, one page at a
-// time. A cursor is the decimal offset of the page it starts.
-func (s *Server) list(id string, m *Message, modern, templates bool) {
-	ids := s.reg.Order(nil, templates)
-	offset := 0
-	if c := m.Cursor; c.Present() {
-		n, ok := atoi(c.Str)
-		if c.Kind != registry.KindString || !ok || n > len(ids) {
-			s.fail(id, modern, codeInvalidParams, "Invalid params: unknown cursor", "")
-			return
-		}
-		offset = n
-	}
-	last := min(offset+s.opt.PageSize, len(ids))
-	w := s.begin(id).raw("{")
-	if last < len(ids) {
-		w.key("nextCursor").str(itoa(last))
-	}
-	attach := AttachResources
-	if templates {
-		attach = AttachTemplates
-	}
-	s.end(modern, "cache", attach, ids[offset:last], 0)
-}
-
-func (s *Server) read(id string, m *Message, modern bool) {
-	uri := m.URI
-	if uri.Kind != registry.KindString {
-		s.fail(id, modern, codeInvalidParams, `Invalid params: "uri" must be a string`, "")
-		return
-	}
-	rid, ps := s.reg.Lookup(uri.Str)
-	mimeType, ok := s.reg.MIMEType(rid)
-	if !ok {
-		s.notFound(id, modern, uri)
-		return
-	}
-	class := Classify(mimeType)
-	s.lastRead++
-	s.reads[s.lastRead] = read{rpcID: id, modern: modern, uri: uri.Str, mimeType: mimeType, class: class}
-	s.host.Read(s.id, s.lastRead, rid, ParamsJSON(ps), class)
-}
-
-// ParamsJSON renders template parameters as a JSON object, or "" for none.
-func ParamsJSON(ps []registry.Param) string {
-	if ps == nil {
-		return ""
-	}
-	w := &writer{}
-	w.raw("{")
-	for _, p := range ps {
-		w.key(p.Name).str(p.Value)
-	}
-	return w.raw("}").String()
-}
-
-// ReadDone finishes read req with the value the host prepared: its handle,
-// kind and size in bytes; for bytes, whether they are valid UTF-8; for a
-// failure, the error's message.
-func (s *Server) ReadDone(req int32, kind ValueKind, v registry.Value, size int, utf8 bool, errMsg string) {
-	r, ok := s.reads[req]
-	if !ok { // the server stopped meanwhile
-		s.host.Release(v)
-		return
-	}
-	delete(s.reads, req)
-	switch {
-	case kind == ValueFailed:
-		s.host.Release(v)
-		s.fail(r.rpcID, r.modern, codeInternal, "reading "+r.uri+" failed: "+errMsg, "")
-		return
-	case size > s.opt.MaxBytes:
-		s.host.Release(v)
-		s.fail(r.rpcID, r.modern, codeInternal, "reading "+r.uri+" failed: the value is "+itoa(size)+
-			" bytes, more than the limit of "+itoa(s.opt.MaxBytes)+" (serveMCP's maxBytes)", "")
-		return
-	}
-	attach := AttachText
-	if kind == ValueBytes && !(r.class != MIMEOther && utf8) {
-		attach = AttachBlob
-	}
-	s.begin(r.rpcID).raw(`{"contents":[{"uri":`).str(r.uri).raw(`,"mimeType":`).str(r.mimeType).raw("}]")
-	s.end(r.modern, "cache", attach, nil, v)
-}
-
-// listen starts a 2026-07-28 subscription stream: the acknowledgement first,
-// then notifications tagged with the request's id; no response until the
-// server stops.
-func (s *Server) listen(id string, m *Message) {
-	if m.Notifications.Kind != registry.KindObject {
-		s.fail(id, true, codeInvalidParams, `Invalid params: "notifications" must be an object`, "")
-		return
-	}
-	l := &listen{id: id, uris: map[string]bool{}}
-	l.listChanged = m.ListChanged.True
-	w := &writer{}
-	w.raw(`{"jsonrpc":"2.0","method":"notifications/subscriptions/acknowledged","params":{"_meta":{"io.modelcontextprotocol/subscriptionId":`).raw(id).raw(`},"notifications":{`)
-	if l.listChanged {
-		w.key("resourcesListChanged").raw("true")
-	}
-	if subs := m.Subscriptions; subs.Kind == registry.KindArray {
-		w.key("resourceSubscriptions").raw("[")
-		n := 0
-		for _, u := range subs.Items {
-			if u.Kind == registry.KindString && !l.uris[u.Str] {
-				if n > 0 {
-					w.raw(",")
-				}
-				w.str(u.Str)
-				l.uris[u.Str] = true
-				n++
-			}
-		}
-		w.raw("]")
-	}
-	s.listens = append(s.listens, l)
-	s.post(w.raw("}}}").String())
-}
-
-// Dispatched sends notifications/resources/updated to the subscribers of uri.
-func (s *Server) Dispatched(uri string) {
-	if s.subs[uri] {
-		w := &writer{}
-		s.post(w.raw(`{"jsonrpc":"2.0","method":"notifications/resources/updated","params":{"uri":`).str(uri).raw("}}").String())
-	}
-	for _, l := range s.listens {
-		if l.uris[uri] {
-			w := &writer{}
-			w.raw(`{"jsonrpc":"2.0","method":"notifications/resources/updated","params":{"_meta":{"io.modelcontextprotocol/subscriptionId":`).raw(l.id).raw(`},"uri":`).str(uri).raw("}}")
-			s.post(w.String())
-		}
-	}
-}
-
-// ListChanged sends notifications/resources/list_changed to initialized
-// clients and to listen streams that asked for it.
-func (s *Server) ListChanged() {
-	if s.initialized {
-		s.post(`{"jsonrpc":"2.0","method":"notifications/resources/list_changed"}`)
-	}
-	for _, l := range s.listens {
-		if l.listChanged {
-			s.post(`{"jsonrpc":"2.0","method":"notifications/resources/list_changed","params":{"_meta":{"io.modelcontextprotocol/subscriptionId":` + l.id + `}}}`)
-		}
-	}
-}
-
 // result answers a request with a result object (JSON text).
 func (s *Server) result(id string, modern bool, cache, obj string) {
 	s.begin(id).raw(obj[:len(obj)-1])
-	s.end(modern, cache, AttachNone, nil, 0)
+	s.end(modern, cache, AttachNone, 0, 0, 0)
 }
 
 // begin starts a result in the server's buffer, up to the result object's
@@ -487,7 +331,7 @@ func (s *Server) begin(id string) *writer {
 // end closes the result begun by begin, adding the 2026-07-28 members when
 // modern, and posts it. The host reads the message before Post returns, so it
 // is handed a view of the buffer, not a copy.
-func (s *Server) end(modern bool, cache string, attach Attachment, ids []registry.ID, v registry.Value) {
+func (s *Server) end(modern bool, cache string, attach Attachment, first, count int, v registry.Value) {
 	w := &s.w
 	if modern {
 		w.key("resultType").str("complete")
@@ -500,12 +344,7 @@ func (s *Server) end(modern bool, cache string, attach Attachment, ids []registr
 		w.raw("}")
 	}
 	w.raw("}}")
-	s.host.Post(s.id, unsafe.String(unsafe.SliceData(w.b), len(w.b)), attach, ids, v)
-}
-
-func (s *Server) notFound(id string, modern bool, uri registry.Field) {
-	w := &writer{}
-	s.fail(id, modern, codeInvalidParams, "Resource not found: "+uri.Str, w.raw(`{"uri":`).str(uri.Str).raw("}").String())
+	s.host.Post(s.id, unsafe.String(unsafe.SliceData(w.b), len(w.b)), attach, first, count, v)
 }
 
 // fail answers a request with an error; data is JSON text or "".
@@ -516,47 +355,6 @@ func (s *Server) fail(id string, modern bool, code int, msg, data string) {
 		w.raw(`,"data":`).raw(data)
 	}
 	s.post(w.raw("}}").String())
-}
-
-// Classify sorts a MIME type: JSON (application/json, *+json), other text
-// (text/*, JavaScript, XML, YAML), or anything else.
-func Classify(mime string) MIMEClass {
-	m := mime
-	for i := 0; i < len(m); i++ {
-		if m[i] == ';' {
-			m = m[:i]
-			break
-		}
-	}
-	m = trimLower(m)
-	switch {
-	case m == "application/json" || hasSuffix(m, "+json"):
-		return MIMEJSON
-	case hasPrefix(m, "text/"), hasSuffix(m, "+xml"), m == "application/xml",
-		m == "application/javascript", m == "application/ecmascript", m == "application/x-javascript",
-		m == "application/yaml", m == "application/x-yaml":
-		return MIMEText
-	}
-	return MIMEOther
-}
-
-func hasPrefix(s, p string) bool { return len(s) >= len(p) && s[:len(p)] == p }
-func hasSuffix(s, p string) bool { return len(s) >= len(p) && s[len(s)-len(p):] == p }
-
-func trimLower(s string) string {
-	for len(s) > 0 && s[0] == ' ' {
-		s = s[1:]
-	}
-	for len(s) > 0 && s[len(s)-1] == ' ' {
-		s = s[:len(s)-1]
-	}
-	b := []byte(s)
-	for i, c := range b {
-		if 'A' <= c && c <= 'Z' {
-			b[i] = c + 'a' - 'A'
-		}
-	}
-	return string(b)
 }
 
 func itoa(n int) string { return (&writer{}).int(n).String() }

@@ -7,33 +7,38 @@ import (
 	"testing"
 
 	"github.com/modelcontext-go/modelcontext/wasm/registry"
+	"github.com/modelcontext-go/modelcontext/wasm/registry/registrytest"
 )
 
 // fakeHost records posts; reads wait in reads until the test finishes them.
 type fakeHost struct {
-	posts []string
-	reads []fakeRead
+	posts     []string
+	reads     []fakeRead
+	textBytes int // what TextBytes answers
 }
 
 type fakeRead struct {
 	req    int32
 	id     registry.ID
 	params string
-	class  MIMEClass
 }
 
-func (h *fakeHost) Post(server int32, msg string, attach Attachment, ids []registry.ID, v registry.Value) {
-	if attach != AttachNone {
-		msg += fmt.Sprintf(" +attach%d%v/v%d", attach, ids, v)
+func (h *fakeHost) Post(server int32, msg string, attach Attachment, first, count int, v registry.Value) {
+	switch attach {
+	case AttachResources, AttachTemplates:
+		msg += fmt.Sprintf(" +attach%d[%d+%d]", attach, first, count)
+	case AttachText, AttachBlob:
+		msg += fmt.Sprintf(" +attach%d/v%d", attach, v)
 	}
 	h.posts = append(h.posts, strings.Clone(msg)) // msg is valid only during the call
 }
 
-func (h *fakeHost) Read(server, req int32, id registry.ID, params string, class MIMEClass) {
-	h.reads = append(h.reads, fakeRead{req, id, params, class})
+func (h *fakeHost) Read(server, req int32, id registry.ID, params string) {
+	h.reads = append(h.reads, fakeRead{req, id, params})
 }
 
-func (h *fakeHost) Release(registry.Value) {}
+func (h *fakeHost) TextBytes(registry.Value) int { return h.textBytes }
+func (h *fakeHost) Release(registry.Value)       {}
 
 // take returns the posts so far and forgets them.
 func (h *fakeHost) take() string {
@@ -42,84 +47,55 @@ func (h *fakeHost) take() string {
 	return s
 }
 
-// regHost is a registry host whose values are all the same and always new.
-type regHost struct{ n int32 }
-
-func (h *regHost) Bind(registry.ID) {}
-func (h *regHost) Subscribe(registry.ID) (registry.SubscribeStatus, registry.Kind, registry.Value) {
-	return registry.SubscribeTeardown, 0, 0
-}
-func (h *regHost) Retire(registry.ID) registry.Value { return 0 }
-func (h *regHost) Get(registry.ID, uint32) (registry.GetStatus, registry.Value) {
-	h.n++
-	return registry.GetValue, registry.Value(h.n)
-}
-func (h *regHost) Compare(registry.ID, registry.Value) registry.KeyResult {
-	return registry.KeyDifferent
-}
-func (h *regHost) SetBaseline(registry.ID, bool)        {}
-func (h *regHost) Dispatch(registry.ID, registry.Value) {}
-func (h *regHost) Deliver(registry.SubID, registry.ID, registry.Value) registry.Value {
-	return 0
-}
-func (h *regHost) EndSubscription(registry.SubID) {}
-func (h *regHost) Release(registry.Value)         {}
-func (h *regHost) ListChanged()                   {}
-func (h *regHost) Warn(string)                    {}
-func (h *regHost) Error(string, registry.Value)   {}
-func (h *regHost) Debugging() bool                { return false }
-func (h *regHost) Debug(string)                   {}
-
 const origin = "http://127.0.0.1:8080"
 
-func setup(t *testing.T, n int) (*Server, *fakeHost, *registry.Registry) {
+// env is a server over a registry of the shared fake host.
+type env struct {
+	s   *Server
+	h   *fakeHost
+	reg *registrytest.Host
+}
+
+func setup(t testing.TB, n int) *env {
 	t.Helper()
-	reg := registry.New(&regHost{})
+	reg := registrytest.New()
 	for i := 0; i < n; i++ {
-		mustRegister(t, reg, fmt.Sprintf("state://r%03d", i), "application/json")
+		reg.Register(fmt.Sprintf("state://r%03d", i), func() (any, error) { return i, nil }, func(func()) any { return registrytest.Teardown(func() {}) })
 	}
 	h := &fakeHost{}
-	s := New(1, h, reg, Options{PageSize: 2, AllowedOrigins: []string{origin}})
+	s := New(1, h, reg.R, Options{PageSize: 2, AllowedOrigins: []string{origin}})
 	if got := h.take(); got != `"mcp-server-ready"` {
 		t.Fatalf("start announced %q", got)
 	}
-	return s, h, reg
+	return &env{s, h, reg}
 }
 
-func mustRegister(t *testing.T, reg *registry.Registry, uri, mime string) registry.ID {
+// handle hands the server a message event from the page's own window, with
+// the payload written as JSON.
+func (e *env) handle(t testing.TB, payload string) {
 	t.Helper()
-	d := registry.Descriptor{Kind: registry.KindObject,
-		URI:      registry.Field{Kind: registry.KindString, Str: uri},
-		Name:     registry.Field{Kind: registry.KindString, Str: "n"},
-		MIMEType: registry.Field{Kind: registry.KindString, Str: mime},
-		Get:      registry.Field{Kind: registry.KindFunction}}
-	if strings.Contains(uri, "{") {
-		d.URI, d.URITemplate = registry.Field{}, d.URI
-	}
-	if !strings.Contains(uri, "{") {
-		d.Subscribe = registry.Field{Kind: registry.KindFunction}
-	}
-	id, err := reg.Register(&d)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return id
+	m := message(t, payload, e.reg.Resolve)
+	e.s.Handle(&m, true)
 }
+
+const meta = `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}`
 
 func TestRequests(t *testing.T) {
-	const meta = `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}`
+	serverInfo := `{"name":"modelcontext","version":"` + Version + `"}`
+	modernTail := `"resultType":"complete","ttlMs":0,"cacheScope":"private","_meta":{"io.modelcontextprotocol/serverInfo":` + serverInfo + `}`
 	for _, tc := range []struct{ name, in, want string }{
 		{"check ready", `"mcp-check-ready"`, `"mcp-server-ready"`},
 		{"other strings are ignored", `"hello"`, ``},
 		{"initialize echoes a known version", `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}`,
-			`{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-06-18","capabilities":{"resources":{"subscribe":true,"listChanged":true}},"serverInfo":{"name":"modelcontext","version":"` + Version + `"},"instructions":"Live resources of this page: list them, read them, and subscribe to follow their changes."}}`},
+			`{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-06-18","capabilities":{"resources":{"subscribe":true,"listChanged":true}},"serverInfo":` + serverInfo + `,"instructions":"Live resources of this page: list them, read them, and subscribe to follow their changes."}}`},
 		{"ping", `{"jsonrpc":"2.0","id":"p","method":"ping"}`, `{"jsonrpc":"2.0","id":"p","result":{}}`},
-		{"list first page", `{"jsonrpc":"2.0","id":2,"method":"resources/list"}`, `{"jsonrpc":"2.0","id":2,"result":{"nextCursor":"2"}} +attach1[1 2]/v0`},
-		{"list last page", `{"jsonrpc":"2.0","id":3,"method":"resources/list","params":{"cursor":"4"}}`, `{"jsonrpc":"2.0","id":3,"result":{}} +attach1[5]/v0`},
+		{"list first page", `{"jsonrpc":"2.0","id":2,"method":"resources/list"}`, `{"jsonrpc":"2.0","id":2,"result":{"nextCursor":"2"}} +attach1[0+2]`},
+		{"list last page", `{"jsonrpc":"2.0","id":3,"method":"resources/list","params":{"cursor":"4"}}`, `{"jsonrpc":"2.0","id":3,"result":{}} +attach1[4+1]`},
 		{"unknown cursor", `{"jsonrpc":"2.0","id":4,"method":"resources/list","params":{"cursor":"x"}}`, `{"jsonrpc":"2.0","id":4,"error":{"code":-32602,"message":"Invalid params: unknown cursor"}}`},
 		{"cursor past the end", `{"jsonrpc":"2.0","id":4,"method":"resources/list","params":{"cursor":"6"}}`, `{"jsonrpc":"2.0","id":4,"error":{"code":-32602,"message":"Invalid params: unknown cursor"}}`},
-		{"templates", `{"jsonrpc":"2.0","id":5,"method":"resources/templates/list"}`, `{"jsonrpc":"2.0","id":5,"result":{}} +attach2[6]/v0`},
-		{"read of an unknown uri", `{"jsonrpc":"2.0","id":6,"method":"resources/read","params":{"uri":"state://nope"}}`, `{"jsonrpc":"2.0","id":6,"error":{"code":-32602,"message":"Resource not found: state://nope","data":{"uri":"state://nope"}}}`},
+		{"templates", `{"jsonrpc":"2.0","id":5,"method":"resources/templates/list"}`, `{"jsonrpc":"2.0","id":5,"result":{}} +attach2[0+1]`},
+		{"read of an unknown uri, 2025-11-25", `{"jsonrpc":"2.0","id":6,"method":"resources/read","params":{"uri":"state://nope"}}`, `{"jsonrpc":"2.0","id":6,"error":{"code":-32002,"message":"Resource not found: state://nope","data":{"uri":"state://nope"}}}`},
+		{"read of an unknown uri, 2026-07-28", `{"jsonrpc":"2.0","id":6,"method":"resources/read","params":{"uri":"state://nope",` + meta + `}}`, `{"jsonrpc":"2.0","id":6,"error":{"code":-32602,"message":"Resource not found: state://nope","data":{"uri":"state://nope"}}}`},
 		{"read without uri", `{"jsonrpc":"2.0","id":7,"method":"resources/read","params":{}}`, `{"jsonrpc":"2.0","id":7,"error":{"code":-32602,"message":"Invalid params: \"uri\" must be a string"}}`},
 		{"unknown method", `{"jsonrpc":"2.0","id":8,"method":"tools/call"}`, `{"jsonrpc":"2.0","id":8,"error":{"code":-32601,"message":"Method not found: tools/call"}}`},
 		{"an array", `[1]`, `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request: a JSON-RPC message is an object"}}`},
@@ -130,144 +106,199 @@ func TestRequests(t *testing.T) {
 		{"a broken notification gets nothing", `{"jsonrpc":"2.0","method":7}`, ``},
 		{"a response is ignored", `{"jsonrpc":"2.0","id":1,"result":{}}`, ``},
 		{"discover", `{"jsonrpc":"2.0","id":"d","method":"server/discover","params":{` + meta + `}}`,
-			`{"jsonrpc":"2.0","id":"d","result":{"supportedVersions":["2026-07-28","2025-11-25"],"capabilities":{"resources":{"subscribe":true,"listChanged":true}},"serverInfo":{"name":"modelcontext","version":"` + Version + `"},"resultType":"complete","ttlMs":0,"cacheScope":"private","_meta":{"io.modelcontextprotocol/serverInfo":{"name":"modelcontext","version":"` + Version + `"}}}}`},
-		{"modern list", `{"jsonrpc":"2.0","id":11,"method":"resources/list","params":{` + meta + `}}`, `{"jsonrpc":"2.0","id":11,"result":{"nextCursor":"2","resultType":"complete","ttlMs":0,"cacheScope":"private","_meta":{"io.modelcontextprotocol/serverInfo":{"name":"modelcontext","version":"` + Version + `"}}}} +attach1[1 2]/v0`},
+			`{"jsonrpc":"2.0","id":"d","result":{"supportedVersions":["2026-07-28","2025-11-25"],"capabilities":{"resources":{"subscribe":true,"listChanged":true}},"serverInfo":` + serverInfo + `,` + modernTail + `}}`},
+		{"modern list", `{"jsonrpc":"2.0","id":11,"method":"resources/list","params":{` + meta + `}}`, `{"jsonrpc":"2.0","id":11,"result":{"nextCursor":"2",` + modernTail + `}} +attach1[0+2]`},
 		{"discover without a version", `{"jsonrpc":"2.0","id":"d","method":"server/discover"}`, `{"jsonrpc":"2.0","id":"d","error":{"code":-32602,"message":"Invalid params: server/discover is a 2026-07-28 request; it needs _meta[\"io.modelcontextprotocol/protocolVersion\"]"}}`},
 		{"modern ping is gone", `{"jsonrpc":"2.0","id":12,"method":"ping","params":{` + meta + `}}`, `{"jsonrpc":"2.0","id":12,"error":{"code":-32601,"message":"Method not found: ping"}}`},
 		{"unsupported version", `{"jsonrpc":"2.0","id":13,"method":"server/discover","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"1900-01-01"}}}`,
 			`{"jsonrpc":"2.0","id":13,"error":{"code":-32022,"message":"Unsupported protocol version","data":{"supported":["2026-07-28","2025-11-25"],"requested":"1900-01-01"}}}`},
 		{"modern without capabilities", `{"jsonrpc":"2.0","id":14,"method":"server/discover","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}`,
 			`{"jsonrpc":"2.0","id":14,"error":{"code":-32602,"message":"Invalid params: _meta[\"io.modelcontextprotocol/clientCapabilities\"] is required"}}`},
+		{"listen with subscriptions that are not an array", `{"jsonrpc":"2.0","id":"L","method":"subscriptions/listen","params":{` + meta + `,"notifications":{"resourceSubscriptions":"state://r000"}}}`,
+			`{"jsonrpc":"2.0","id":"L","error":{"code":-32602,"message":"Invalid params: \"notifications.resourceSubscriptions\" must be an array of uris"}}`},
+		{"listen with a subscription that is not a string", `{"jsonrpc":"2.0","id":"L","method":"subscriptions/listen","params":{` + meta + `,"notifications":{"resourceSubscriptions":["state://r000",7]}}}`,
+			`{"jsonrpc":"2.0","id":"L","error":{"code":-32602,"message":"Invalid params: \"notifications.resourceSubscriptions\" must be an array of uris"}}`},
+		{"listen without notifications", `{"jsonrpc":"2.0","id":"L","method":"subscriptions/listen","params":{` + meta + `}}`,
+			`{"jsonrpc":"2.0","id":"L","error":{"code":-32602,"message":"Invalid params: \"notifications\" must be an object"}}`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			s, h, reg := setup(t, 5)
-			mustRegister(t, reg, "app://orders/{id}", "text/plain")
-			h.take()
-			s.Handle(origin, true, msgp(t, tc.in))
-			if got := h.take(); got != tc.want {
+			e := setup(t, 5)
+			e.reg.RegisterTemplate("app://orders/{id}", "text/plain", func([]registry.Param) (any, error) { return nil, nil })
+			e.h.take()
+			e.handle(t, tc.in)
+			if got := e.h.take(); got != tc.want {
 				t.Errorf("\n got %s\nwant %s", got, tc.want)
 			}
 		})
 	}
 }
 
+// TestUnreadableMessages: a message a getter of which threw while the loader
+// read it gets an error when its id could be read, and nothing otherwise.
+func TestUnreadableMessages(t *testing.T) {
+	e := setup(t, 1)
+	m := message(t, `{"jsonrpc":"2.0","id":3,"method":"resources/read"}`, e.reg.Resolve)
+	m.Unreadable = registry.Field{Kind: registry.KindBoolean, True: true}
+	e.s.Handle(&m, true)
+	if got, want := e.h.take(), `{"jsonrpc":"2.0","id":3,"error":{"code":-32600,"message":"Invalid Request: a member of the message could not be read"}}`; got != want {
+		t.Errorf("\n got %s\nwant %s", got, want)
+	}
+	m.ID, m.IDJSON = registry.Field{}, registry.Field{}
+	e.s.Handle(&m, true)
+	if got := e.h.take(); got != "" {
+		t.Errorf("an unreadable message without an id was answered: %s", got)
+	}
+}
+
 func TestOnlyTheSameWindowAndAllowedOriginsAreAnswered(t *testing.T) {
-	s, h, _ := setup(t, 1)
-	s.Handle(origin, false, msgp(t, `"mcp-check-ready"`))
-	s.Handle("http://evil.example", true, msgp(t, `"mcp-check-ready"`))
-	s.Handle("http://evil.example", true, msgp(t, `{"jsonrpc":"2.0","id":1,"method":"ping"}`))
-	if got := h.take(); got != "" {
+	e := setup(t, 1)
+	m := message(t, `"mcp-check-ready"`, nil)
+	e.s.Handle(&m, false)
+	for _, o := range []registry.Field{{Kind: registry.KindString, Str: "http://evil.example"}, {Kind: registry.KindNull}} {
+		m.Origin = o
+		e.s.Handle(&m, true)
+		ping := message(t, `{"jsonrpc":"2.0","id":1,"method":"ping"}`, nil)
+		ping.Origin = o
+		e.s.Handle(&ping, true)
+	}
+	if got := e.h.take(); got != "" {
 		t.Errorf("answered a foreign sender: %s", got)
 	}
-	s.opt.AllowedOrigins = []string{"*"}
-	s.Handle("http://evil.example", true, msgp(t, `"mcp-check-ready"`))
-	if got := h.take(); got != `"mcp-server-ready"` {
+	e.s.opt.AllowedOrigins = []string{"*"}
+	m.Origin = registry.Field{Kind: registry.KindString, Str: "http://evil.example"}
+	e.s.Handle(&m, true)
+	if got := e.h.take(); got != `"mcp-server-ready"` {
 		t.Errorf("allowedOrigins [*]: %q", got)
 	}
 }
 
-func TestReadEncodings(t *testing.T) {
+func TestReadContent(t *testing.T) {
 	for _, tc := range []struct {
-		name  string
-		mime  string
-		kind  ValueKind
-		size  int
-		utf8  bool
-		class MIMEClass
-		tail  string
+		name   string
+		kind   Content
+		length int
+		tail   string
 	}{
-		{"json text", "application/json", ValueText, 10, false, MIMEJSON, "+attach3[]/v7"},
-		{"utf-8 bytes under text", "text/plain; charset=utf-8", ValueBytes, 3, true, MIMEText, "+attach3[]/v7"},
-		{"invalid utf-8 under text", "text/plain", ValueBytes, 3, false, MIMEText, "+attach4[]/v7"},
-		{"bytes under octet-stream", "application/octet-stream", ValueBytes, 3, true, MIMEOther, "+attach4[]/v7"},
-		{"bytes under +json", "application/ld+json", ValueBytes, 3, true, MIMEJSON, "+attach3[]/v7"},
+		{"text", ContentText, 10, "+attach3/v7"},
+		{"blob", ContentBlob, 3, "+attach4/v7"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			s, h, reg := setup(t, 0)
-			mustRegister(t, reg, "state://x", tc.mime)
-			h.take()
-			s.Handle(origin, true, msgp(t, `{"jsonrpc":"2.0","id":1,"method":"resources/read","params":{"uri":"state://x"}}`))
-			if len(h.reads) != 1 || h.reads[0].class != tc.class {
-				t.Fatalf("reads = %+v", h.reads)
+			e := setup(t, 0)
+			e.reg.Register("state://x", func() (any, error) { return 1, nil }, nil)
+			e.h.take()
+			e.handle(t, `{"jsonrpc":"2.0","id":1,"method":"resources/read","params":{"uri":"state://x"}}`)
+			if len(e.h.reads) != 1 || e.h.reads[0].id != 1 {
+				t.Fatalf("reads = %+v", e.h.reads)
 			}
-			s.ReadDone(h.reads[0].req, tc.kind, 7, tc.size, tc.utf8, "")
-			want := `{"jsonrpc":"2.0","id":1,"result":{"contents":[{"uri":"state://x","mimeType":` + fmt.Sprintf("%q", tc.mime) + `}]}} ` + tc.tail
-			if got := h.take(); got != want {
+			e.s.ReadDone(e.h.reads[0].req, tc.kind, 7, tc.length, "")
+			want := `{"jsonrpc":"2.0","id":1,"result":{"contents":[{"uri":"state://x","mimeType":"application/json"}]}} ` + tc.tail
+			if got := e.h.take(); got != want {
 				t.Errorf("\n got %s\nwant %s", got, want)
 			}
 		})
 	}
 }
 
+// TestMaxBytesCountsUTF8: a text's size is its UTF-8 length, asked of the
+// host only when its UTF-16 length cannot settle the question.
+func TestMaxBytesCountsUTF8(t *testing.T) {
+	for _, tc := range []struct {
+		name      string
+		kind      Content
+		length    int // UTF-16 units (text) or bytes (blob)
+		textBytes int
+		over      string // "" when it is sent
+	}{
+		{"short text is never measured", ContentText, 6, -1, ""},
+		{"text of 12 euro signs: 12 units, 36 bytes", ContentText, 12, 36, "36"},
+		{"text that fits once measured", ContentText, 12, 20, ""},
+		{"blob over", ContentBlob, 21, 0, "21"},
+		{"blob at the limit", ContentBlob, 20, 0, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e := setup(t, 0)
+			e.s.opt.MaxBytes = 20
+			e.h.textBytes = tc.textBytes
+			e.reg.Register("state://x", func() (any, error) { return 1, nil }, nil)
+			e.h.take()
+			e.handle(t, `{"jsonrpc":"2.0","id":1,"method":"resources/read","params":{"uri":"state://x"}}`)
+			e.s.ReadDone(e.h.reads[0].req, tc.kind, 7, tc.length, "")
+			got := e.h.take()
+			if tc.over == "" && strings.Contains(got, "error") {
+				t.Errorf("refused: %s", got)
+			}
+			if tc.over != "" && got != `{"jsonrpc":"2.0","id":1,"error":{"code":-32603,"message":"reading state://x failed: the value is `+tc.over+` bytes, more than the limit of 20 (serveMCP's maxBytes)"}}` {
+				t.Errorf("not refused as %s bytes: %s", tc.over, got)
+			}
+		})
+	}
+}
+
 func TestReadFailuresAndTemplates(t *testing.T) {
-	s, h, reg := setup(t, 0)
-	mustRegister(t, reg, "app://orders/{id}", "application/json")
-	h.take()
-	s.Handle(origin, true, msgp(t, `{"jsonrpc":"2.0","id":1,"method":"resources/read","params":{"uri":"app://orders/a%20b"}}`))
-	if len(h.reads) != 1 || h.reads[0].params != `{"id":"a b"}` {
-		t.Fatalf("reads = %+v", h.reads)
+	e := setup(t, 0)
+	e.reg.RegisterTemplate("app://orders/{id}", "application/json", func([]registry.Param) (any, error) { return nil, nil })
+	e.h.take()
+	e.handle(t, `{"jsonrpc":"2.0","id":1,"method":"resources/read","params":{"uri":"app://orders/a%20b"}}`)
+	if len(e.h.reads) != 1 || e.h.reads[0].params != `{"id":"a b"}` {
+		t.Fatalf("reads = %+v", e.h.reads)
 	}
-	s.ReadDone(h.reads[0].req, ValueFailed, 3, 0, false, "boom")
-	if got, want := h.take(), `{"jsonrpc":"2.0","id":1,"error":{"code":-32603,"message":"reading app://orders/a%20b failed: boom"}}`; got != want {
+	e.s.ReadDone(e.h.reads[0].req, ContentFailed, 3, 0, "boom")
+	if got, want := e.h.take(), `{"jsonrpc":"2.0","id":1,"error":{"code":-32603,"message":"reading app://orders/a%20b failed: boom"}}`; got != want {
 		t.Errorf("\n got %s\nwant %s", got, want)
 	}
-	s.opt.MaxBytes = 10
-	s.Handle(origin, true, msgp(t, `{"jsonrpc":"2.0","id":2,"method":"resources/read","params":{"uri":"app://orders/1"}}`))
-	s.ReadDone(h.reads[1].req, ValueBytes, 4, 11, false, "")
-	if got, want := h.take(), `{"jsonrpc":"2.0","id":2,"error":{"code":-32603,"message":"reading app://orders/1 failed: the value is 11 bytes, more than the limit of 10 (serveMCP's maxBytes)"}}`; got != want {
-		t.Errorf("\n got %s\nwant %s", got, want)
-	}
-	s.ReadDone(h.reads[1].req, ValueBytes, 4, 1, false, "") // twice: nothing
-	if got := h.take(); got != "" {
+	e.s.ReadDone(e.h.reads[0].req, ContentText, 4, 1, "") // twice: nothing
+	if got := e.h.take(); got != "" {
 		t.Errorf("a second ReadDone posted %s", got)
 	}
 }
 
 func TestSubscriptionsBothRevisions(t *testing.T) {
-	s, h, reg := setup(t, 0)
-	id := mustRegister(t, reg, "state://x", "application/json")
-	h.take()
-	s.Handle(origin, true, msgp(t, `{"jsonrpc":"2.0","id":1,"method":"resources/subscribe","params":{"uri":"state://x"}}`))
-	s.Handle(origin, true, msgp(t, `{"jsonrpc":"2.0","id":"L","method":"subscriptions/listen","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}},"notifications":{"resourcesListChanged":true,"toolsListChanged":true,"resourceSubscriptions":["state://x","state://x","state://later"]}}}`))
+	e := setup(t, 0)
+	var onChange func()
+	n := 0
+	e.reg.Register("state://x", func() (any, error) { n++; return n, nil }, func(f func()) any { onChange = f; return registrytest.Teardown(func() {}) })
+	e.h.take()
+	e.handle(t, `{"jsonrpc":"2.0","id":1,"method":"resources/subscribe","params":{"uri":"state://x"}}`)
+	e.handle(t, `{"jsonrpc":"2.0","id":"L","method":"subscriptions/listen","params":{`+meta+`,"notifications":{"resourcesListChanged":true,"toolsListChanged":true,"resourceSubscriptions":["state://x","state://x","state://later"]}}}`)
 	want := `{"jsonrpc":"2.0","id":1,"result":{}}
 {"jsonrpc":"2.0","method":"notifications/subscriptions/acknowledged","params":{"_meta":{"io.modelcontextprotocol/subscriptionId":"L"},"notifications":{"resourcesListChanged":true,"resourceSubscriptions":["state://x","state://later"]}}}`
-	if got := h.take(); got != want {
+	if got := e.h.take(); got != want {
 		t.Fatalf("\n got %s\nwant %s", got, want)
 	}
-	reg.Push(id)
+	onChange()
 	want = `{"jsonrpc":"2.0","method":"notifications/resources/updated","params":{"uri":"state://x"}}
 {"jsonrpc":"2.0","method":"notifications/resources/updated","params":{"_meta":{"io.modelcontextprotocol/subscriptionId":"L"},"uri":"state://x"}}`
-	if got := h.take(); got != want {
+	if got := e.h.take(); got != want {
 		t.Errorf("push:\n got %s\nwant %s", got, want)
 	}
-	s.Handle(origin, true, msgp(t, `{"jsonrpc":"2.0","method":"notifications/initialized"}`))
-	mustRegister(t, reg, "state://y", "application/json")
+	e.handle(t, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	e.reg.Register("state://y", func() (any, error) { return 1, nil }, nil)
 	want = `{"jsonrpc":"2.0","method":"notifications/resources/list_changed"}
 {"jsonrpc":"2.0","method":"notifications/resources/list_changed","params":{"_meta":{"io.modelcontextprotocol/subscriptionId":"L"}}}`
-	if got := h.take(); got != want {
+	if got := e.h.take(); got != want {
 		t.Errorf("list change:\n got %s\nwant %s", got, want)
 	}
-	s.Handle(origin, true, msgp(t, `{"jsonrpc":"2.0","id":2,"method":"resources/unsubscribe","params":{"uri":"state://x"}}`))
-	s.Handle(origin, true, msgp(t, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"L"}}`))
-	h.take()
-	reg.Push(id)
-	if got := h.take(); got != "" {
+	e.handle(t, `{"jsonrpc":"2.0","id":2,"method":"resources/unsubscribe","params":{"uri":"state://x"}}`)
+	e.handle(t, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"L"}}`)
+	e.h.take()
+	onChange()
+	if got := e.h.take(); got != "" {
 		t.Errorf("after unsubscribe and cancel: %s", got)
 	}
-	s.Handle(origin, true, msgp(t, `{"jsonrpc":"2.0","id":3,"method":"resources/subscribe","params":{"uri":"state://nope"}}`))
-	if got := h.take(); !strings.Contains(got, `"code":-32602`) || !strings.Contains(got, `"data":{"uri":"state://nope"}`) {
-		t.Errorf("subscribe to an unknown uri: %s", got)
+	e.handle(t, `{"jsonrpc":"2.0","id":3,"method":"resources/subscribe","params":{"uri":"state://nope"}}`)
+	if got, want := e.h.take(), `{"jsonrpc":"2.0","id":3,"error":{"code":-32002,"message":"Resource not found: state://nope","data":{"uri":"state://nope"}}}`; got != want {
+		t.Errorf("subscribe to an unknown uri:\n got %s\nwant %s", got, want)
 	}
-	s.Handle(origin, true, msgp(t, `{"jsonrpc":"2.0","id":"L2","method":"subscriptions/listen","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}},"notifications":{}}}`))
-	h.take()
-	s.Stop()
+	e.handle(t, `{"jsonrpc":"2.0","id":"L2","method":"subscriptions/listen","params":{`+meta+`,"notifications":{}}}`)
+	e.h.take()
+	e.s.Stop()
 	want = `{"jsonrpc":"2.0","id":"L2","result":{"resultType":"complete","_meta":{"io.modelcontextprotocol/subscriptionId":"L2"}}}
 "mcp-server-stopped"`
-	if got := h.take(); got != want {
+	if got := e.h.take(); got != want {
 		t.Errorf("stop:\n got %s\nwant %s", got, want)
 	}
-	reg.Push(id)
-	if got := h.take(); got != "" {
+	onChange()
+	if got := e.h.take(); got != "" {
 		t.Errorf("a stopped server posted %s", got)
 	}
 }
@@ -281,23 +312,23 @@ func FuzzHandle(f *testing.F) {
 		`{"jsonrpc":"2.0","id":"L","method":"subscriptions/listen","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}},"notifications":{"resourceSubscriptions":["state://r000"]}}}`,
 		`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"L"}}`,
 	} {
-		f.Add(encodeMessage(message(f, s)))
+		e := setup(f, 1)
+		e.reg.RegisterTemplate("app://orders/{id}", "text/plain", func([]registry.Param) (any, error) { return nil, nil })
+		m := message(f, s, e.reg.Resolve)
+		f.Add(encodeMessage(&m))
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		var m Message
 		if err := DecodeMessage(b, &m); err != nil {
 			return
 		}
-		reg := registry.New(&regHost{})
-		mustRegister(t, reg, "state://r000", "application/json")
-		mustRegister(t, reg, "app://orders/{id}", "text/plain")
-		h := &fakeHost{}
-		s := New(1, h, reg, Options{AllowedOrigins: []string{origin}})
-		s.Handle(origin, true, &m)
-		for _, r := range h.reads {
-			s.ReadDone(r.req, ValueText, 1, 1, true, "")
+		e := setup(t, 1)
+		e.reg.RegisterTemplate("app://orders/{id}", "text/plain", func([]registry.Param) (any, error) { return nil, nil })
+		e.s.Handle(&m, true)
+		for _, r := range e.h.reads {
+			e.s.ReadDone(r.req, ContentText, 1, 1, "")
 		}
-		for _, p := range h.posts {
+		for _, p := range e.h.posts {
 			msg := p
 			if i := strings.Index(p, " +attach"); i >= 0 {
 				msg = p[:i]
@@ -307,9 +338,4 @@ func FuzzHandle(f *testing.F) {
 			}
 		}
 	})
-}
-
-func msgp(t testing.TB, payload string) *Message {
-	m := message(t, payload)
-	return &m
 }

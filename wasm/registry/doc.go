@@ -1,14 +1,26 @@
 // Package registry is the pure-Go core of the resource registry that the
 // WebAssembly module installs on document.modelContext.
 //
-// It holds the registrations in registration order, validates descriptors,
-// decides what every push does (de-duplication against the last dispatched
-// value, fail-open, dropping late asynchronous results) and keeps the
-// consumer subscriptions. It never touches JavaScript: page values, errors and
-// functions stay on the JavaScript side, addressed by small integer handles,
-// and everything only JavaScript can do (call a getter, compute a comparison
-// key, dispatch an event) is asked of a [Host]. That keeps this package
-// testable on the host with go test -race.
+// It decides what every push does (de-duplication against the last dispatched
+// value, fail-open, dropping late asynchronous results), delivers pushes to
+// the page's consumers in order, keeps the consumer subscriptions, tears
+// registrations down in the right order, and matches URI templates. It never
+// touches JavaScript: page values, errors and functions stay on the
+// JavaScript side, addressed by small integer handles, and everything only
+// JavaScript can do (call a getter, compute a comparison key, dispatch an
+// event) is asked of a [Host]. That keeps this package testable on the host
+// with go test -race; the registrytest package holds the one fake Host the
+// tests share.
+//
+// # What the loader decides
+//
+// The loader (js/loader) must answer registerResource, getResources and
+// readResource before the Go runtime has started, so it owns the
+// registration table: it reads and validates each descriptor, assigns its
+// [ID], keeps the list in registration order, knows which registration is the
+// current one for a uri, and looks concrete uris up. It tells the registry
+// what happened ([Registry.Register] names the registration a new one
+// replaces) and the registry trusts it.
 //
 // # Threading
 //
@@ -19,7 +31,6 @@
 //
 // # Identity
 //
-// Every registration gets an [ID] that is never reused, so an unregister or
-// onChange of a registration that was since replaced finds nothing and does
-// nothing.
+// IDs are never reused, so an onChange of a registration that was since
+// replaced or unregistered finds nothing and does nothing.
 package registry

@@ -5,7 +5,7 @@ package registry
 // A Push for a registration that is gone does nothing.
 func (r *Registry) Push(id ID) {
 	e := r.byID[id]
-	if e == nil || e.pullOnly {
+	if e == nil {
 		return
 	}
 	e.pushes++
@@ -43,10 +43,8 @@ func (r *Registry) Settle(id ID, push uint32, v Value, ok bool) {
 		r.host.Release(v)
 		return
 	case KeyDifferent:
-		r.host.SetBaseline(id, true)
 		r.debug(`resource "`, e.uri, `" changed`)
 	case KeyNone:
-		r.host.SetBaseline(id, false)
 		r.debug(`resource "`, e.uri, `": value has no comparison key; pushed anyway (fail-open)`)
 	}
 	r.outbox = append(r.outbox, delivery{e, v})

@@ -1,31 +1,33 @@
-package registry
+package registry_test
 
 import (
 	"errors"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/modelcontext-go/modelcontext/wasm/registry"
+	"github.com/modelcontext-go/modelcontext/wasm/registry/registrytest"
 )
+
+type teardown = registrytest.Teardown
 
 // pushSeq registers a resource whose getter returns the given values in turn,
 // pushes once per value, and returns the dispatched events.
 func pushSeq(t *testing.T, values ...any) []string {
 	t.Helper()
-	h := newFake()
+	h := registrytest.New()
 	i := 0
 	var onChange func()
-	_, err := h.register("state://x", func() (any, error) { v := values[i]; i++; return v, nil },
+	h.Register("state://x", func() (any, error) { v := values[i]; i++; return v, nil },
 		func(f func()) any { onChange = f; return nil })
-	if err != nil {
-		t.Fatal(err)
-	}
 	for range values {
 		onChange()
 	}
-	if len(h.vals) != 0 {
-		t.Errorf("%d value handles leaked", len(h.vals))
+	if h.Held() != 0 {
+		t.Errorf("%d value handles leaked", h.Held())
 	}
-	return h.events("event")
+	return h.Lines("event")
 }
 
 func TestDedupSequences(t *testing.T) {
@@ -55,10 +57,10 @@ func TestDedupSequences(t *testing.T) {
 }
 
 func TestGetErrorIsReportedAndSurvived(t *testing.T) {
-	h := newFake()
+	h := registrytest.New()
 	fail := true
 	var onChange func()
-	h.register("state://x", func() (any, error) {
+	h.Register("state://x", func() (any, error) {
 		if fail {
 			return nil, errors.New("boom")
 		}
@@ -72,50 +74,72 @@ func TestGetErrorIsReportedAndSurvived(t *testing.T) {
 		"error modelcontext: get() of \"state://x\" failed; nothing was pushed: boom",
 		"event 1 1",
 	}
-	if !slices.Equal(h.log, want) {
-		t.Errorf("log = %q\nwant %q", h.log, want)
+	if !slices.Equal(h.Log, want) {
+		t.Errorf("log = %q\nwant %q", h.Log, want)
 	}
 }
 
-func TestReplacementClearsBaselineAndKeepsSlot(t *testing.T) {
-	h := newFake()
+func TestReplacementClearsBaselineAndKeepsSubscriptions(t *testing.T) {
+	h := registrytest.New()
 	var changes []func()
 	sub := func(f func()) any { changes = append(changes, f); return teardown(func() {}) }
 	get := func() (any, error) { return "same", nil }
-	a, _ := h.register("state://a", get, sub)
-	h.register("state://b", get, sub)
+	a := h.Register("state://a", get, sub)
+	h.Register("state://b", get, sub)
+	h.Follow("state://a", nil)
 	changes[0]()
 	changes[0]() // suppressed
-	a2, err := h.register("state://a", get, sub)
-	if err != nil {
-		t.Fatal(err)
+	h.Register("state://a", get, sub)
+	changes[0]()    // the replaced registration's onChange: nothing
+	changes[2]()    // the new one: dispatches though the value is equal
+	h.Unregister(a) // stale: nothing
+	want := []string{"listchanged 1", "listchanged 2", `event 1 "same"`, "handler 1 same", "teardown 1", "listchanged 2", `event 3 "same"`, "handler 1 same"}
+	if !slices.Equal(h.Log, want) {
+		t.Errorf("log = %q\nwant %q", h.Log, want)
 	}
-	changes[0]()      // the replaced registration's onChange: nothing
-	changes[2]()      // the new one: dispatches though the value is equal
-	h.r.Unregister(a) // stale: nothing
-	if got := h.r.Order(nil, false); !slices.Equal(got, []ID{a2, 2}) {
-		t.Errorf("order = %v, want [%d 2]", got, a2)
+}
+
+func TestReplacementIsCheckedAgainstTheRegistry(t *testing.T) {
+	h := registrytest.New()
+	a := h.Register("state://a", func() (any, error) { return 1, nil }, nil)
+	reg := registry.Registration{Key: "state://b", MIMEType: "application/json"}
+	for _, tc := range []struct {
+		name         string
+		id, replaces registry.ID
+		reg          registry.Registration
+	}{
+		{"an ID in use", a, 0, reg},
+		{"a zero ID", 0, 0, reg},
+		{"replacing an unknown registration", 10, 9, reg},
+		{"replacing a registration of another key", 10, a, reg},
+		{"a template replacing a resource", 10, a, registry.Registration{Key: "state://a", Template: &registry.Template{}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if err := h.R.Register(tc.id, tc.replaces, tc.reg); !errors.Is(err, registry.ErrRegistration) {
+				t.Errorf("Register = %v, want ErrRegistration", err)
+			}
+		})
 	}
-	want := []string{"listchanged 1", "listchanged 2", "event 1 \"same\"", "teardown 1", "listchanged 2", "event 3 \"same\""}
-	if !slices.Equal(h.log, want) {
-		t.Errorf("log = %q\nwant %q", h.log, want)
+	if st := h.R.Stats(); st.Registrations != 1 {
+		t.Errorf("stats after refused registrations = %+v", st)
 	}
 }
 
 func TestUnregisterIsIdempotentAndEndsSubscriptions(t *testing.T) {
-	h := newFake()
+	h := registrytest.New()
 	var onChange func()
-	id, _ := h.register("state://a", func() (any, error) { return 1, nil }, func(f func()) any { onChange = f; return teardown(func() {}) })
-	s := h.r.Subscribe("state://a")
-	h.r.Unregister(id)
-	h.r.Unregister(id)
+	id := h.Register("state://a", func() (any, error) { return 1, nil }, func(f func()) any { onChange = f; return teardown(func() {}) })
+	s := h.Follow("state://a", nil)
+	h.R.Unregister(id)
+	h.R.Unregister(id)
+	h.R.Push(id) // an onChange that reached Go after the unregistration
 	onChange()
-	h.r.Unsubscribe(s)
+	h.R.Unsubscribe(s)
 	want := []string{"listchanged 1", "end 1", "teardown 1", "listchanged 0"}
-	if !slices.Equal(h.log, want) {
-		t.Errorf("log = %q\nwant %q", h.log, want)
+	if !slices.Equal(h.Log, want) {
+		t.Errorf("log = %q\nwant %q", h.Log, want)
 	}
-	if st := h.r.Stats(); st != (Stats{}) {
+	if st := h.R.Stats(); st != (registry.Stats{}) {
 		t.Errorf("stats after unregister = %+v", st)
 	}
 }
@@ -131,17 +155,17 @@ func TestAsyncGettersNeverDeliverLate(t *testing.T) {
 		{"never settling older holds nothing back", []int{1}, []string{"event 1 2"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			h := newFake()
+			h := registrytest.New()
 			n := 0
 			var onChange func()
-			id, _ := h.register("state://a", func() (any, error) { n++; return n, nil }, func(f func()) any { onChange = f; return nil })
-			h.async[id] = true
+			id := h.Register("state://a", func() (any, error) { n++; return n, nil }, func(f func()) any { onChange = f; return nil })
+			h.SetAsync(id)
 			onChange()
 			onChange()
 			for _, i := range tc.order {
-				h.resolve(i)
+				h.Settle(i)
 			}
-			if got := h.events("event"); !slices.Equal(got, tc.want) {
+			if got := h.Lines("event"); !slices.Equal(got, tc.want) {
 				t.Errorf("events = %q, want %q", got, tc.want)
 			}
 		})
@@ -149,39 +173,38 @@ func TestAsyncGettersNeverDeliverLate(t *testing.T) {
 }
 
 func TestAsyncEqualNewerSuppressesOlder(t *testing.T) {
-	h := newFake()
+	h := registrytest.New()
 	vals := []any{"A", "B", "A"}
 	n := 0
 	var onChange func()
-	id, _ := h.register("state://a", func() (any, error) { v := vals[n]; n++; return v, nil }, func(f func()) any { onChange = f; return nil })
+	id := h.Register("state://a", func() (any, error) { v := vals[n]; n++; return v, nil }, func(f func()) any { onChange = f; return nil })
 	onChange() // A, dispatched synchronously
-	h.async[id] = true
+	h.SetAsync(id)
 	onChange() // B, slow
 	onChange() // A, fast: suppressed
-	h.resolve(1)
-	h.resolve(0)
-	if got := h.events("event"); !slices.Equal(got, []string{`event 1 "A"`}) {
+	h.Settle(1)
+	h.Settle(0)
+	if got := h.Lines("event"); !slices.Equal(got, []string{`event 1 "A"`}) {
 		t.Errorf("events = %q: the late B must not be delivered after the newer A", got)
 	}
 }
 
 func TestNestedPushesAreDeliveredInOrder(t *testing.T) {
-	h := newFake()
+	h := registrytest.New()
 	n := 0
 	var onChange func()
-	h.register("state://a", func() (any, error) { n++; return n, nil }, func(f func()) any { onChange = f; return nil })
-	s1 := h.r.Subscribe("state://a")
-	s2 := h.r.Subscribe("state://a")
+	h.Register("state://a", func() (any, error) { n++; return n, nil }, func(f func()) any { onChange = f; return nil })
 	// The first handler pushes again while the first value is being delivered.
-	h.handlers[s1] = func(v any) {
+	s1 := h.Follow("state://a", func(v any) {
 		if v == 1 {
 			onChange()
 		}
-	}
+	})
+	s2 := h.Follow("state://a", nil)
 	onChange()
 	want := []string{"event 1 1", "handler 1 1", "handler 2 1", "event 1 2", "handler 1 2", "handler 2 2"}
 	var seq []string
-	for _, l := range h.log {
+	for _, l := range h.Log {
 		if strings.HasPrefix(l, "event") || strings.HasPrefix(l, "handler") {
 			seq = append(seq, l)
 		}
@@ -195,44 +218,65 @@ func TestNestedPushesAreDeliveredInOrder(t *testing.T) {
 }
 
 func TestHandlerRemovedDuringDeliveryIsSkipped(t *testing.T) {
-	h := newFake()
+	h := registrytest.New()
 	var onChange func()
-	h.register("state://a", func() (any, error) { return 1, nil }, func(f func()) any { onChange = f; return nil })
-	s1 := h.r.Subscribe("state://a")
-	s2 := h.r.Subscribe("state://a")
-	h.handlers[s1] = func(any) { h.r.Unsubscribe(s2) }
+	h.Register("state://a", func() (any, error) { return 1, nil }, func(f func()) any { onChange = f; return nil })
+	var s2 registry.SubID
+	h.Follow("state://a", func(any) { h.R.Unsubscribe(s2) })
+	s2 = h.Follow("state://a", nil)
 	onChange()
-	if got := h.events("handler"); !slices.Equal(got, []string{"handler 1 1"}) {
+	if got := h.Lines("handler"); !slices.Equal(got, []string{"handler 1 1"}) {
 		t.Errorf("handlers = %q", got)
 	}
 }
 
+func TestAThrowingHandlerIsReportedAndStopsNothing(t *testing.T) {
+	h := registrytest.New()
+	var onChange func()
+	h.Register("state://a", func() (any, error) { return 1, nil }, func(f func()) any { onChange = f; return nil })
+	h.Follow("state://a", func(any) { panic("handler broke") })
+	h.Follow("state://a", nil)
+	onChange()
+	want := []string{"handler 1 1", `error modelcontext: a subscribeResource handler of "state://a" threw: handler broke`, "handler 2 1"}
+	var got []string
+	for _, l := range h.Log {
+		if strings.HasPrefix(l, "handler") || strings.HasPrefix(l, "error") {
+			got = append(got, l)
+		}
+	}
+	if !slices.Equal(got, want) || h.Held() != 0 {
+		t.Errorf("log = %q (%d held)\nwant %q", got, h.Held(), want)
+	}
+}
+
 func TestSubscribeOutcomes(t *testing.T) {
-	h := newFake()
-	h.register("state://none", func() (any, error) { return 1, nil }, func(func()) any { return 42 })
-	h.register("state://boom", func() (any, error) { return 1, nil }, func(func()) any { panic("nope") })
+	h := registrytest.New()
+	h.Register("state://none", func() (any, error) { return 1, nil }, func(func()) any { return 42 })
+	var onChange func()
+	h.Register("state://boom", func() (any, error) { return 1, nil }, func(f func()) any { onChange = f; panic("nope") })
+	onChange() // pull-only: nothing
 	want := []string{
 		"warn modelcontext: subscribe() of \"state://none\" returned number, not a teardown function; this subscription can never be torn down and leaks",
 		"listchanged 1",
 		"error modelcontext: subscribe() of \"state://boom\" threw; the resource stays registered as pull-only: nope",
 		"listchanged 2",
 	}
-	if !slices.Equal(h.log, want) {
-		t.Errorf("log = %q\nwant %q", h.log, want)
+	if !slices.Equal(h.Log, want) {
+		t.Errorf("log = %q\nwant %q", h.Log, want)
 	}
 }
 
 func TestDebugLines(t *testing.T) {
-	h := newFake()
-	h.debug = true
+	h := registrytest.New()
+	h.R.SetDebug(true)
 	vals := []any{"A", "A"}
 	n := 0
 	var onChange func()
-	id, _ := h.register("state://a", func() (any, error) { v := vals[n]; n++; return v, nil }, func(f func()) any { onChange = f; return teardown(func() {}) })
+	id := h.Register("state://a", func() (any, error) { v := vals[n]; n++; return v, nil }, func(f func()) any { onChange = f; return teardown(func() {}) })
 	onChange()
 	onChange()
-	h.register("state://a", func() (any, error) { return 1, nil }, nil)
-	h.r.Unregister(id + 1)
+	h.Register("state://a", func() (any, error) { return 1, nil }, nil)
+	h.Unregister(id + 1)
 	want := []string{
 		`debug [modelcontext] registered "state://a"`,
 		`debug [modelcontext] resource "state://a" changed`,
@@ -241,33 +285,17 @@ func TestDebugLines(t *testing.T) {
 		`debug [modelcontext] replaced "state://a"`,
 		`debug [modelcontext] unregistered "state://a"`,
 	}
-	if got := h.events("debug"); !slices.Equal(got, want) {
+	if got := h.Lines("debug"); !slices.Equal(got, want) {
 		t.Errorf("debug = %q\nwant %q", got, want)
 	}
 }
 
-// panickyHost panics in Dispatch while armed, like a JavaScript host whose
-// dispatch threw into Go.
-type panickyHost struct {
-	*fakeHost
-	armed bool
-}
-
-func (h *panickyHost) Dispatch(id ID, v Value) {
-	if h.armed {
-		h.armed = false
-		panic("host broke")
-	}
-	h.fakeHost.Dispatch(id, v)
-}
-
 func TestAPanicInADeliveryLeavesTheRegistryWorking(t *testing.T) {
-	f := newFake()
-	h := &panickyHost{fakeHost: f, armed: true}
-	f.r = New(h)
+	h := registrytest.New()
 	n := 0
 	var onChange func()
-	f.register("state://a", func() (any, error) { n++; return n, nil }, func(cb func()) any { onChange = cb; return teardown(func() {}) })
+	h.Register("state://a", func() (any, error) { n++; return n, nil }, func(cb func()) any { onChange = cb; return teardown(func() {}) })
+	h.PanicIn = "Dispatch"
 	func() {
 		defer func() {
 			if recover() == nil {
@@ -277,7 +305,34 @@ func TestAPanicInADeliveryLeavesTheRegistryWorking(t *testing.T) {
 		onChange()
 	}()
 	onChange()
-	if got := f.events("event"); !slices.Equal(got, []string{"event 1 2"}) {
+	if got := h.Lines("event"); !slices.Equal(got, []string{"event 1 2"}) {
 		t.Errorf("after a recovered panic, events = %q, want the next push delivered", got)
+	}
+}
+
+func TestTemplatesMatchInRegistrationOrderAndKeepTheirPlace(t *testing.T) {
+	h := registrytest.New()
+	get := func([]registry.Param) (any, error) { return nil, nil }
+	a := h.RegisterTemplate("app://orders/{id}", "application/json", get)
+	b := h.RegisterTemplate("app://{kind}/{id}", "application/json", get)
+	if id, p := h.R.Match("app://orders/42"); id != a || len(p) != 1 || p[0] != (registry.Param{Name: "id", Value: "42"}) {
+		t.Errorf("Match = %d %v, want %d [id 42]", id, p, a)
+	}
+	a2 := h.RegisterTemplate("app://orders/{id}", "text/plain", get) // replaces a in place
+	if id, _ := h.R.Match("app://orders/42"); id != a2 {
+		t.Errorf("after the replacement Match = %d, want %d", id, a2)
+	}
+	if _, mime, tmpl, ok := h.R.Info(a2); !ok || !tmpl || mime != "text/plain" {
+		t.Errorf("Info = %q %v %v", mime, tmpl, ok)
+	}
+	h.Unregister(a2)
+	if id, _ := h.R.Match("app://orders/42"); id != b {
+		t.Errorf("after the unregistration Match = %d, want %d", id, b)
+	}
+	if n := h.R.Len(true); n != 1 {
+		t.Errorf("Len(templates) = %d", n)
+	}
+	if s := h.R.Subscribe(b); s != 0 {
+		t.Errorf("a consumer subscription to a template = %d, want 0", s)
 	}
 }

@@ -1,11 +1,12 @@
 package registry
 
 import (
+	"errors"
 	"slices"
 	"strings"
 )
 
-// ID names one registration. IDs are never reused.
+// ID names one registration. The loader assigns it; IDs are never reused.
 type ID int32
 
 // SubID names one consumer subscription (subscribeResource). Never reused.
@@ -24,13 +25,14 @@ const (
 	GetThrew                    // the getter threw; the handle holds the error
 )
 
-// KeyResult says how a value's comparison key relates to the baseline.
+// KeyResult says how a value's comparison key relates to the baseline, the
+// key of the last value dispatched for the registration.
 type KeyResult uint8
 
 const (
-	KeySame      KeyResult = iota // equal to the last dispatched value's key
-	KeyDifferent                  // different: the host keeps it as the candidate baseline
-	KeyNone                       // no key can be computed (cycle, BigInt, throwing toJSON)
+	KeySame      KeyResult = iota // equal to the baseline: the push is suppressed
+	KeyDifferent                  // different: it is dispatched and its key is the new baseline
+	KeyNone                       // no key can be computed (cycle, BigInt, throwing toJSON): dispatched, the baseline dropped
 )
 
 // SubscribeStatus says what calling a descriptor's subscribe gave.
@@ -42,14 +44,11 @@ const (
 	SubscribeThrew                             // threw; the handle holds the error
 )
 
-// Host is everything the registry needs from JavaScript. Every method may
-// re-enter the Registry.
-type Host interface {
-	// Bind attaches the functions and public descriptor of the registration
-	// being made to id. It is called once, before any other call naming id.
-	Bind(id ID)
+// Page runs the page's own functions of a registration.
+type Page interface {
 	// Subscribe calls the subscribe function of id with an onChange that
-	// calls Registry.Push(id).
+	// calls Registry.Push(id) while id is the current registration of its
+	// uri and subscribe has not thrown.
 	Subscribe(id ID) (SubscribeStatus, Kind, Value)
 	// Retire runs the teardown of id, if it has one, and forgets id. It
 	// returns the error the teardown threw, or 0.
@@ -57,12 +56,20 @@ type Host interface {
 	// Get calls the getter of id. For GetPending the host later calls
 	// Registry.Settle(id, push, ...).
 	Get(id ID, push uint32) (GetStatus, Value)
+}
+
+// Values are the page's values, held by the host.
+type Values interface {
 	// Compare computes the comparison key of v and compares it with the
-	// baseline of id.
+	// baseline of id. For KeyDifferent the key becomes the baseline; for
+	// KeyNone the baseline is dropped.
 	Compare(id ID, v Value) KeyResult
-	// SetBaseline makes the key of the last Compare of id its baseline when
-	// keep is true, and drops the baseline otherwise.
-	SetBaseline(id ID, keep bool)
+	// Release frees a value handle.
+	Release(v Value)
+}
+
+// Consumers are the page's listeners and handlers.
+type Consumers interface {
 	// Dispatch fires resourceupdated for id with value v.
 	Dispatch(id ID, v Value)
 	// Deliver calls the handler of sub with v and the uri of id, and returns
@@ -70,16 +77,24 @@ type Host interface {
 	Deliver(sub SubID, id ID, v Value) Value
 	// EndSubscription forgets the handler of sub.
 	EndSubscription(sub SubID)
-	// Release frees a value handle.
-	Release(v Value)
 	// ListChanged fires resourcelistchanged.
 	ListChanged()
-	// Warn and Error report to the console; Error appends the value v.
+}
+
+// Console reports to the page's console. Error appends the value v.
+type Console interface {
 	Warn(msg string)
 	Error(msg string, v Value)
-	// Debugging reports whether debug mode is on now; Debug logs a line.
-	Debugging() bool
 	Debug(msg string)
+}
+
+// Host is everything the registry needs from JavaScript. Every method may
+// re-enter the Registry.
+type Host interface {
+	Page
+	Values
+	Consumers
+	Console
 }
 
 type entry struct {
@@ -87,27 +102,9 @@ type entry struct {
 	uri      string // the uri, or the uriTemplate of a template
 	mimeType string
 	template *Template // nil for a concrete resource
-	list     *list     // the list the entry is in
 	teardown bool      // subscribe returned a teardown function
-	pullOnly bool      // subscribe threw: its onChange does nothing
 	pushes   uint32    // onChange calls so far
 	handled  uint32    // the newest push whose result was dispatched or suppressed
-}
-
-// list is an ordered set of registrations keyed by uri (or uriTemplate): a
-// replacement keeps its slot.
-type list struct {
-	order []*entry
-	byKey map[string]*entry
-}
-
-func (l *list) indexOf(e *entry) int {
-	for i, x := range l.order {
-		if x == e {
-			return i
-		}
-	}
-	panic("registry: registration missing from its list")
 }
 
 // Watcher is told what the page's consumers are told, for the MCP server.
@@ -120,14 +117,13 @@ type Watcher interface {
 // usable; call New.
 type Registry struct {
 	host      Host
-	resources list
-	templates list
-	byID      map[ID]*entry
+	byID      map[ID]*entry // the current registrations
+	templates []*entry      // the current templates, in the order they match
 	subURI    map[SubID]string
 	subs      map[string][]SubID // consumer subscriptions by uri, in order
 	watchers  []Watcher
-	lastID    ID
 	lastSub   SubID
+	debugging bool
 
 	outbox     []delivery // dispatched pushes not yet delivered
 	delivering bool
@@ -136,14 +132,16 @@ type Registry struct {
 // New returns an empty registry that calls out to host.
 func New(host Host) *Registry {
 	return &Registry{
-		host:      host,
-		resources: list{byKey: map[string]*entry{}},
-		templates: list{byKey: map[string]*entry{}},
-		byID:      map[ID]*entry{},
-		subURI:    map[SubID]string{},
-		subs:      map[string][]SubID{},
+		host:   host,
+		byID:   map[ID]*entry{},
+		subURI: map[SubID]string{},
+		subs:   map[string][]SubID{},
 	}
 }
+
+// SetDebug turns the debug lines on or off; the loader reads the page's
+// debug switch at every call into Go.
+func (r *Registry) SetDebug(on bool) { r.debugging = on }
 
 // Watch adds a watcher, told of every dispatched push and list change after
 // the page's own listeners.
@@ -163,39 +161,35 @@ func (r *Registry) listChanged() {
 	}
 }
 
-// DefaultMIMEType is the mimeType of a resource whose descriptor has none.
-const DefaultMIMEType = "application/json"
+// ErrRegistration is returned for a registration the loader should never
+// have sent: an ID in use, or a replacement of a registration that is not the
+// current one for the same key.
+var ErrRegistration = errors.New("registry: inconsistent registration")
 
-// Register validates d and registers it, replacing a registration of the
-// same uri (or uriTemplate) in place: the old teardown runs first, the new
-// registration starts with no baseline, and the list keeps its order. It
-// returns the new ID, or a *ValidationError and changes nothing.
-func (r *Registry) Register(d *Descriptor) (ID, error) {
-	if err := Validate(d); err != nil {
-		return 0, err
+// Register adds registration id. When replaces is not 0 it is the current
+// registration of the same key, which id replaces in place: its teardown
+// runs first, the new registration starts with no baseline, consumer
+// subscriptions of the uri stay, and a template keeps its place in the
+// matching order. Then subscribe is called (when the descriptor has one) and
+// resourcelistchanged fires.
+func (r *Registry) Register(id, replaces ID, reg Registration) error {
+	old := r.byID[replaces]
+	if id <= 0 || r.byID[id] != nil || replaces != 0 &&
+		(old == nil || old.uri != reg.Key || (old.template == nil) != (reg.Template == nil)) {
+		return ErrRegistration
 	}
-	r.lastID++
-	e := &entry{id: r.lastID, uri: d.URI.Str, mimeType: DefaultMIMEType, list: &r.resources}
-	if d.URITemplate.Present() {
-		e.uri, e.list = d.URITemplate.Str, &r.templates
-		e.template, _ = ParseTemplate(e.uri)
-	}
-	if d.MIMEType.Present() {
-		e.mimeType = d.MIMEType.Str
-	}
-	r.host.Bind(e.id)
-	l := e.list
-	old := l.byKey[e.uri]
-	l.byKey[e.uri] = e
-	r.byID[e.id] = e
+	e := &entry{id: id, uri: reg.Key, mimeType: reg.MIMEType, template: reg.Template}
+	r.byID[id] = e
 	if old != nil {
-		l.order[l.indexOf(old)] = e
 		delete(r.byID, old.id)
+		if e.template != nil {
+			r.templates[slices.Index(r.templates, old)] = e
+		}
 		r.retire(old)
-	} else {
-		l.order = append(l.order, e)
+	} else if e.template != nil {
+		r.templates = append(r.templates, e)
 	}
-	if d.Subscribe.Present() {
+	if reg.Subscribe {
 		r.subscribe(e)
 	}
 	if old != nil {
@@ -204,7 +198,7 @@ func (r *Registry) Register(d *Descriptor) (ID, error) {
 		r.debug(`registered "`, e.uri, `"`)
 	}
 	r.listChanged()
-	return e.id, nil
+	return nil
 }
 
 func (r *Registry) subscribe(e *entry) {
@@ -216,13 +210,12 @@ func (r *Registry) subscribe(e *entry) {
 		r.host.Warn("modelcontext: subscribe() of " + quote(e.uri) + " returned " + kind.String() +
 			", not a teardown function; this subscription can never be torn down and leaks")
 	case SubscribeThrew:
-		e.pullOnly = true
 		r.host.Error("modelcontext: subscribe() of "+quote(e.uri)+" threw; the resource stays registered as pull-only:", v)
 		r.host.Release(v)
 	}
 }
 
-// retire runs the teardown of a registration that has left the list.
+// retire runs the teardown of a registration that has left the registry.
 func (r *Registry) retire(e *entry) {
 	if e.teardown {
 		r.debug(`teardown of "`, e.uri, `"`)
@@ -233,19 +226,17 @@ func (r *Registry) retire(e *entry) {
 	}
 }
 
-// Unregister removes the registration id if it is still the current one for
-// its uri: it runs the teardown, ends the consumer subscriptions of the uri
-// and fires resourcelistchanged. Otherwise it does nothing.
+// Unregister removes registration id, if it is current: it ends the consumer
+// subscriptions of its uri, runs the teardown and fires resourcelistchanged.
 func (r *Registry) Unregister(id ID) {
 	e := r.byID[id]
 	if e == nil {
 		return
 	}
-	l := e.list
 	delete(r.byID, id)
-	delete(l.byKey, e.uri)
-	l.order = slices.Delete(l.order, l.indexOf(e), l.indexOf(e)+1)
-	if e.template == nil {
+	if e.template != nil {
+		r.templates = slices.Delete(r.templates, slices.Index(r.templates, e), slices.Index(r.templates, e)+1)
+	} else {
 		subs := r.subs[e.uri]
 		delete(r.subs, e.uri)
 		for _, s := range subs {
@@ -258,14 +249,11 @@ func (r *Registry) Unregister(id ID) {
 	r.listChanged()
 }
 
-// Lookup returns the registration that serves uri: a concrete resource
-// first, then the first template, in registration order, that matches it,
-// with the template's parameters. It returns 0 when none does.
-func (r *Registry) Lookup(uri string) (ID, []Param) {
-	if e := r.resources.byKey[uri]; e != nil {
-		return e.id, nil
-	}
-	for _, e := range r.templates.order {
+// Match returns the first template, in registration order, that uri is an
+// instance of, with its parameters, or 0. (The loader looks concrete uris up
+// itself, before it asks for a template.)
+func (r *Registry) Match(uri string) (ID, []Param) {
+	for _, e := range r.templates {
 		if p, ok := e.template.Match(uri); ok {
 			return e.id, p
 		}
@@ -273,45 +261,35 @@ func (r *Registry) Lookup(uri string) (ID, []Param) {
 	return 0, nil
 }
 
-// Order appends the IDs of the concrete resources, or of the templates, in
-// list order, to dst.
-func (r *Registry) Order(dst []ID, templates bool) []ID {
-	l := &r.resources
+// Len returns the number of concrete resources, or of templates.
+func (r *Registry) Len(templates bool) int {
 	if templates {
-		l = &r.templates
+		return len(r.templates)
 	}
-	for _, e := range l.order {
-		dst = append(dst, e.id)
-	}
-	return dst
+	return len(r.byID) - len(r.templates)
 }
 
-// Len returns the number of concrete resources.
-func (r *Registry) Len() int { return len(r.resources.order) }
-
-// MIMEType returns the mimeType of a live registration.
-func (r *Registry) MIMEType(id ID) (string, bool) {
+// Info returns the uri (or uriTemplate) and mimeType of a current
+// registration, and whether it is a template.
+func (r *Registry) Info(id ID) (key, mimeType string, template, ok bool) {
 	e := r.byID[id]
 	if e == nil {
-		return "", false
+		return "", "", false, false
 	}
-	return e.mimeType, true
+	return e.uri, e.mimeType, e.template != nil, true
 }
 
-// NotFoundMessage is the message of the NotFoundError for uri.
-func NotFoundMessage(uri string) string {
-	return "modelcontext: no resource is registered for uri " + quote(uri)
-}
-
-// Subscribe adds a consumer subscription to the pushes of uri. It returns 0
-// when no concrete resource is registered under uri: templates are pull-only.
-func (r *Registry) Subscribe(uri string) SubID {
-	if r.resources.byKey[uri] == nil {
+// Subscribe adds a consumer subscription to the pushes of the uri of the
+// concrete resource id. It returns 0 when id is not a current concrete
+// resource.
+func (r *Registry) Subscribe(id ID) SubID {
+	e := r.byID[id]
+	if e == nil || e.template != nil {
 		return 0
 	}
 	r.lastSub++
-	r.subs[uri] = append(r.subs[uri], r.lastSub)
-	r.subURI[r.lastSub] = uri
+	r.subs[e.uri] = append(r.subs[e.uri], r.lastSub)
+	r.subURI[r.lastSub] = e.uri
 	return r.lastSub
 }
 
@@ -350,7 +328,11 @@ func (r *Registry) Stats() Stats {
 // debug logs the concatenation of parts in debug mode. The parts are joined
 // only then: a push in normal mode builds no string.
 func (r *Registry) debug(parts ...string) {
-	if r.host.Debugging() {
+	if r.debugging {
 		r.host.Debug("[modelcontext] " + strings.Join(parts, ""))
 	}
 }
+
+// quote writes s as a double-quoted string for a message, the way the page
+// author typed it.
+func quote(s string) string { return `"` + s + `"` }

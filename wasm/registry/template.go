@@ -2,9 +2,10 @@ package registry
 
 import "strings"
 
-// Template is a parsed RFC 6570 level 1 URI template: literals and simple
-// {name} expressions. A variable matches one non-empty run of characters
-// without "/", percent-decoded.
+// Template is an RFC 6570 level 1 URI template: literals and simple {name}
+// expressions. A variable matches one non-empty run of characters without
+// "/", percent-decoded. The loader parses and validates the template's text;
+// the registry matches uris against it.
 type Template struct {
 	literals []string // len(vars)+1 literals around the variables
 	vars     []string
@@ -13,50 +14,27 @@ type Template struct {
 // Param is one matched template variable.
 type Param struct{ Name, Value string }
 
-// ParseTemplate parses s, or returns what is wrong with it.
-func ParseTemplate(s string) (*Template, string) {
+// NewTemplate builds a template from the parts the loader split it into
+// when it validated it: literal, variable name, literal, ..., literal (an
+// odd number of strings).
+func NewTemplate(parts []Field) (*Template, error) {
+	if len(parts)%2 == 0 {
+		return nil, errTruncated
+	}
 	t := &Template{}
-	rest := s
-	for {
-		open := strings.IndexByte(rest, '{')
-		close := strings.IndexByte(rest, '}')
-		if open < 0 {
-			if close >= 0 {
-				return nil, `has a "}" without "{"`
-			}
-			t.literals = append(t.literals, rest)
-			return t, ""
-		}
-		if close >= 0 && close < open {
-			return nil, `has a "}" without "{"`
-		}
-		if close < 0 {
-			return nil, `has a "{" without "}"`
-		}
-		name := rest[open+1 : close]
-		if !isVarName(name) {
-			return nil, "has the expression {" + name + "}; only simple {name} expressions (RFC 6570 level 1) are supported"
-		}
-		if open == 0 && len(t.vars) > 0 {
-			return nil, "has two expressions next to each other; separate them with a literal"
-		}
-		t.literals = append(t.literals, rest[:open])
-		t.vars = append(t.vars, name)
-		rest = rest[close+1:]
-	}
-}
-
-func isVarName(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == '.' || c == '%') {
-			return false
+	for i, p := range parts {
+		switch {
+		case p.Kind != KindString, p.Str == "" && (i%2 == 1 || i > 0 && i < len(parts)-1):
+			// A variable needs a name, and two variables need a literal
+			// between them.
+			return nil, errTruncated
+		case i%2 == 0:
+			t.literals = append(t.literals, p.Str)
+		default:
+			t.vars = append(t.vars, p.Str)
 		}
 	}
-	return true
+	return t, nil
 }
 
 // Match reports whether uri is an instance of the template and returns the

@@ -5,10 +5,10 @@ import (
 	"math"
 )
 
-// Kind is the JavaScript type of a value read from a descriptor.
+// Kind is the JavaScript type of a value the loader encodes.
 type Kind uint8
 
-// The kinds a descriptor field can have. KindObject excludes null, arrays and
+// The kinds a field can have. KindObject excludes null, arrays and
 // functions, which have kinds of their own.
 const (
 	KindUndefined Kind = iota
@@ -26,6 +26,9 @@ const (
 
 var kindNames = [kindCount]string{"undefined", "null", "string", "number", "boolean", "function", "object", "array", "symbol", "bigint"}
 
+// Kinds returns every kind's name, indexed by kind: the loader's KIND_NAMES.
+func Kinds() []string { return kindNames[:] }
+
 // String returns the name a page author knows: typeof's answer, or "null"
 // and "array".
 func (k Kind) String() string {
@@ -35,8 +38,8 @@ func (k Kind) String() string {
 	return "unknown"
 }
 
-// Field is one value read from a descriptor: its kind and, for strings,
-// numbers, booleans and arrays, its content.
+// Field is one value the loader encoded: its kind and, for strings, numbers,
+// booleans and arrays, its content.
 type Field struct {
 	Kind  Kind
 	Str   string
@@ -49,56 +52,50 @@ type Field struct {
 // undefined counts as absent.
 func (f Field) Present() bool { return f.Kind != KindUndefined }
 
-// Descriptor is what registerResource was given, read once by the loader.
-// Audience, Priority and LastModified are the members of Annotations; they
-// are undefined when Annotations is not an object.
-type Descriptor struct {
-	Kind         Kind // of the descriptor itself
-	URI          Field
-	Name         Field
-	Title        Field
-	Description  Field
-	MIMEType     Field
-	Get          Field
-	Subscribe    Field
-	Annotations  Field
-	Audience     Field
-	Priority     Field
-	LastModified Field
-	URITemplate  Field
+// Registration is what the registry is told of a registration the loader
+// made and validated.
+type Registration struct {
+	Key       string    // the uri, or the uriTemplate of a template
+	MIMEType  string    // the mimeType, the default already applied
+	Subscribe bool      // the descriptor has a subscribe function
+	Template  *Template // nil for a concrete resource
 }
 
-// fields lists the descriptor's fields in wire order.
-func (d *Descriptor) fields() []*Field {
-	return []*Field{&d.URI, &d.Name, &d.Title, &d.Description, &d.MIMEType, &d.Get,
-		&d.Subscribe, &d.Annotations, &d.Audience, &d.Priority, &d.LastModified, &d.URITemplate}
-}
+// RegistrationFields names the fields of a registration in the order the
+// loader encodes them: the key, the mimeType, whether there is a subscribe
+// function (a boolean), and, for a template, its parts (an array of strings:
+// literal, variable name, literal, ...; undefined for a concrete resource).
+var RegistrationFields = []string{"key", "mimeType", "subscribe", "template"}
 
 var errTruncated = errors.New("registry: encoding is truncated or malformed")
 
-// DecodeDescriptor reads the loader's binary encoding of a descriptor: the
-// descriptor's kind byte, then every field of [Descriptor] in order. A field
-// is its kind byte followed, for a string, by a little-endian uint32 length
-// and UTF-8 bytes; for a number, by a little-endian float64; for an array, by
-// a uint32 count and that many fields (an array inside an array is sent as
-// its kind and a zero count); for a boolean, by a byte 0 or 1. Other kinds
-// have no payload.
-func DecodeDescriptor(b []byte) (Descriptor, error) {
-	var d Descriptor
-	r := reader{b: b}
-	d.Kind = Kind(r.byte())
-	for _, f := range d.fields() {
-		*f = r.field(0)
+// DecodeRegistration reads the loader's encoding of a registration (see
+// RegistrationFields and DecodeFields).
+func DecodeRegistration(b []byte) (Registration, error) {
+	var key, mime, sub, parts Field
+	if err := DecodeFields(b, []*Field{&key, &mime, &sub, &parts}); err != nil {
+		return Registration{}, err
 	}
-	if r.bad || r.off != len(b) {
-		return Descriptor{}, errTruncated
+	if key.Kind != KindString || mime.Kind != KindString || sub.Kind != KindBoolean ||
+		parts.Kind != KindUndefined && parts.Kind != KindArray {
+		return Registration{}, errTruncated
 	}
-	return d, nil
+	reg := Registration{Key: key.Str, MIMEType: mime.Str, Subscribe: sub.True}
+	if parts.Kind == KindArray {
+		var err error
+		if reg.Template, err = NewTemplate(parts.Items); err != nil {
+			return Registration{}, err
+		}
+	}
+	return reg, nil
 }
 
-// DecodeFields reads len(dst) fields in the format of DecodeDescriptor
-// (without the leading kind byte) into dst, and fails unless they fill b
-// exactly.
+// DecodeFields reads len(dst) fields into dst, and fails unless they fill b
+// exactly. A field is its kind byte followed, for a string, by a
+// little-endian uint32 length and UTF-8 bytes; for a number, by a
+// little-endian float64; for an array, by a uint32 count and that many
+// fields (an array inside an array is sent as its kind and a zero count); for
+// a boolean, by a byte 0 or 1. Other kinds have no payload.
 func DecodeFields(b []byte, dst []*Field) error {
 	r := reader{b: b}
 	for _, f := range dst {

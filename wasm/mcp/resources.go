@@ -1,0 +1,228 @@
+package mcp
+
+import "github.com/modelcontext-go/modelcontext/wasm/registry"
+
+// The resource methods: list, read, subscribe (2025-11-25) and listen
+// (2026-07-28), and the notifications they lead to.
+
+type listen struct {
+	id          string // the raw JSON id of the listen request
+	listChanged bool
+	uris        map[string]bool
+}
+
+type read struct {
+	rpcID    string
+	modern   bool
+	uri      string
+	mimeType string
+}
+
+// list answers resources/list or resources/templates/list, one page at a
+// time. A cursor is the decimal offset of the page it starts.
+func (s *Server) list(id string, m *Message, modern, templates bool) {
+	n := s.reg.Len(templates)
+	offset := 0
+	if c := m.Cursor; c.Present() {
+		o, ok := atoi(c.Str)
+		if c.Kind != registry.KindString || !ok || o > n {
+			s.fail(id, modern, codeInvalidParams, "Invalid params: unknown cursor", "")
+			return
+		}
+		offset = o
+	}
+	last := min(offset+s.opt.PageSize, n)
+	w := s.begin(id).raw("{")
+	if last < n {
+		w.key("nextCursor").str(itoa(last))
+	}
+	attach := AttachResources
+	if templates {
+		attach = AttachTemplates
+	}
+	s.end(modern, "cache", attach, offset, last-offset, 0)
+}
+
+// resource returns the registration that the loader found for the request's
+// uri, or answers the request with an error and returns 0.
+func (s *Server) resource(id string, m *Message, modern bool) (registry.ID, string) {
+	if m.URI.Kind != registry.KindString {
+		s.fail(id, modern, codeInvalidParams, `Invalid params: "uri" must be a string`, "")
+		return 0, ""
+	}
+	rid := registry.ID(m.Resource.Num)
+	_, mimeType, _, ok := s.reg.Info(rid)
+	if m.Resource.Kind != registry.KindNumber || !ok {
+		s.notFound(id, modern, m.URI.Str)
+		return 0, ""
+	}
+	return rid, mimeType
+}
+
+// notFound answers a request for a uri no registration serves: -32002 in a
+// 2025-11-25 session (that revision's SHOULD), -32602 for a 2026-07-28
+// request (its changelog moved it), with the uri as data either way.
+func (s *Server) notFound(id string, modern bool, uri string) {
+	code := codeResourceNotFound
+	if modern {
+		code = codeInvalidParams
+	}
+	w := &writer{}
+	s.fail(id, modern, code, "Resource not found: "+uri, w.raw(`{"uri":`).str(uri).raw("}").String())
+}
+
+func (s *Server) read(id string, m *Message, modern bool) {
+	rid, mimeType := s.resource(id, m, modern)
+	if rid == 0 {
+		return
+	}
+	s.lastRead++
+	s.reads[s.lastRead] = read{rpcID: id, modern: modern, uri: m.URI.Str, mimeType: mimeType}
+	s.host.Read(s.id, s.lastRead, rid, m.ResourceParams.Str)
+}
+
+// ParamsJSON renders template parameters as a JSON object, or "" for none.
+func ParamsJSON(ps []registry.Param) string {
+	if ps == nil {
+		return ""
+	}
+	w := &writer{}
+	w.raw("{")
+	for _, p := range ps {
+		w.key(p.Name).str(p.Value)
+	}
+	return w.raw("}").String()
+}
+
+// ReadDone finishes read req with the content the host prepared: its
+// handle, kind and length (UTF-16 code units for text, bytes for a blob);
+// for a failure, the error's message.
+func (s *Server) ReadDone(req int32, kind Content, v registry.Value, length int, errMsg string) {
+	r, ok := s.reads[req]
+	if !ok { // the server stopped meanwhile
+		s.host.Release(v)
+		return
+	}
+	delete(s.reads, req)
+	if kind == ContentFailed {
+		s.host.Release(v)
+		s.fail(r.rpcID, r.modern, codeInternal, "reading "+r.uri+" failed: "+errMsg, "")
+		return
+	}
+	if size, over := s.size(kind, v, length); over {
+		s.host.Release(v)
+		s.fail(r.rpcID, r.modern, codeInternal, "reading "+r.uri+" failed: the value is "+itoa(size)+
+			" bytes, more than the limit of "+itoa(s.opt.MaxBytes)+" (serveMCP's maxBytes)", "")
+		return
+	}
+	attach := AttachText
+	if kind == ContentBlob {
+		attach = AttachBlob
+	}
+	s.begin(r.rpcID).raw(`{"contents":[{"uri":`).str(r.uri).raw(`,"mimeType":`).str(r.mimeType).raw("}]")
+	s.end(r.modern, "cache", attach, 0, 0, v)
+}
+
+// size returns the size in bytes of prepared content and whether it is over
+// maxBytes. A text of n UTF-16 code units is n to 3n UTF-8 bytes: it is
+// measured only when that range reaches the limit.
+func (s *Server) size(kind Content, v registry.Value, length int) (int, bool) {
+	if kind == ContentText && length*3 > s.opt.MaxBytes {
+		length = s.host.TextBytes(v)
+	} else if kind == ContentText {
+		return length, false
+	}
+	return length, length > s.opt.MaxBytes
+}
+
+// subscribe answers resources/subscribe (on) and resources/unsubscribe.
+func (s *Server) subscribe(id string, m *Message, on bool) {
+	if !on {
+		if m.URI.Kind != registry.KindString {
+			s.fail(id, false, codeInvalidParams, `Invalid params: "uri" must be a string`, "")
+			return
+		}
+		delete(s.subs, m.URI.Str)
+	} else if rid, _ := s.resource(id, m, false); rid == 0 {
+		return
+	} else {
+		s.subs[m.URI.Str] = true
+	}
+	s.result(id, false, "", "{}")
+}
+
+// listen starts a 2026-07-28 subscription stream: the acknowledgement first,
+// then notifications tagged with the request's id; no response until the
+// server stops.
+func (s *Server) listen(id string, m *Message) {
+	if m.Notifications.Kind != registry.KindObject {
+		s.fail(id, true, codeInvalidParams, `Invalid params: "notifications" must be an object`, "")
+		return
+	}
+	subs := m.Subscriptions
+	if subs.Present() && !stringArray(subs) {
+		s.fail(id, true, codeInvalidParams, `Invalid params: "notifications.resourceSubscriptions" must be an array of uris`, "")
+		return
+	}
+	l := &listen{id: id, uris: map[string]bool{}, listChanged: m.ListChanged.True}
+	w := &writer{}
+	w.raw(`{"jsonrpc":"2.0","method":"notifications/subscriptions/acknowledged","params":{"_meta":{"io.modelcontextprotocol/subscriptionId":`).raw(id).raw(`},"notifications":{`)
+	if l.listChanged {
+		w.key("resourcesListChanged").raw("true")
+	}
+	if subs.Present() {
+		w.key("resourceSubscriptions").raw("[")
+		for _, u := range subs.Items {
+			if !l.uris[u.Str] {
+				if len(l.uris) > 0 {
+					w.raw(",")
+				}
+				w.str(u.Str)
+				l.uris[u.Str] = true
+			}
+		}
+		w.raw("]")
+	}
+	s.listens = append(s.listens, l)
+	s.post(w.raw("}}}").String())
+}
+
+func stringArray(f registry.Field) bool {
+	if f.Kind != registry.KindArray {
+		return false
+	}
+	for _, it := range f.Items {
+		if it.Kind != registry.KindString {
+			return false
+		}
+	}
+	return true
+}
+
+// Dispatched sends notifications/resources/updated to the subscribers of uri.
+func (s *Server) Dispatched(uri string) {
+	if s.subs[uri] {
+		w := &writer{}
+		s.post(w.raw(`{"jsonrpc":"2.0","method":"notifications/resources/updated","params":{"uri":`).str(uri).raw("}}").String())
+	}
+	for _, l := range s.listens {
+		if l.uris[uri] {
+			w := &writer{}
+			w.raw(`{"jsonrpc":"2.0","method":"notifications/resources/updated","params":{"_meta":{"io.modelcontextprotocol/subscriptionId":`).raw(l.id).raw(`},"uri":`).str(uri).raw("}}")
+			s.post(w.String())
+		}
+	}
+}
+
+// ListChanged sends notifications/resources/list_changed to initialized
+// clients and to listen streams that asked for it.
+func (s *Server) ListChanged() {
+	if s.initialized {
+		s.post(`{"jsonrpc":"2.0","method":"notifications/resources/list_changed"}`)
+	}
+	for _, l := range s.listens {
+		if l.listChanged {
+			s.post(`{"jsonrpc":"2.0","method":"notifications/resources/list_changed","params":{"_meta":{"io.modelcontextprotocol/subscriptionId":` + l.id + `}}}`)
+		}
+	}
+}

@@ -1,0 +1,347 @@
+// Package registrytest provides the one fake [registry.Host] that the tests
+// of the registry, the MCP server and their benchmarks share, in the way
+// net/http/httptest serves net/http's.
+//
+// A [Host] plays both JavaScript sides of a registry: the loader's table
+// (it assigns IDs, knows which registration is the current one for a key, and
+// gates onChange the way the loader does) and the host functions (values are
+// Go values, a getter is a Go func, the comparison key is encoding/json's
+// output, and unencodable values have none). Every observable effect is
+// appended to Log, one line each:
+//
+//	event <id> <json>        resourceupdated
+//	handler <sub> <value>    a subscribeResource handler
+//	end <sub>                a consumer subscription ended
+//	listchanged <n>          resourcelistchanged, with the number of resources
+//	teardown <id>            a teardown ran
+//	warn <msg>, error <msg> <value>, debug <msg>
+package registrytest
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/modelcontext-go/modelcontext/wasm/registry"
+)
+
+// Host is a fake registry.Host with its registry. Create it with New.
+type Host struct {
+	R   *registry.Registry
+	Log []string
+	// Quiet stops the logging of effects, for benchmarks.
+	Quiet bool
+	// PanicIn names a host method ("Dispatch", "Get", ...) that panics the
+	// next time it is called, like a JavaScript host that broke.
+	PanicIn string
+
+	lastID   registry.ID
+	current  map[string]registry.ID // the loader's table: key → current registration
+	regs     map[registry.ID]*reg
+	vals     map[registry.Value]any
+	lastVal  registry.Value
+	base     map[registry.ID]string
+	handlers map[registry.SubID]func(v any)
+	waiting  []pending
+}
+
+type reg struct {
+	key      string
+	get      func(params []registry.Param) (any, error)
+	sub      func(onChange func()) any
+	teardown func()
+	pullOnly bool // subscribe threw
+	async    bool
+}
+
+type pending struct {
+	id   registry.ID
+	push uint32
+	val  any
+}
+
+// Teardown is what a subscribe function returns to be torn down: any other
+// return value (nil included) counts as "not a teardown function", and a
+// panic as a throw.
+type Teardown func()
+
+// New returns a host with an empty registry.
+func New() *Host {
+	h := &Host{current: map[string]registry.ID{}, regs: map[registry.ID]*reg{}, vals: map[registry.Value]any{},
+		base: map[registry.ID]string{}, handlers: map[registry.SubID]func(any){}}
+	h.R = registry.New(h)
+	return h
+}
+
+// Register registers a concrete resource the way the loader does: a new ID,
+// replacing the current registration of uri if there is one. sub may be nil.
+func (h *Host) Register(uri string, get func() (any, error), sub func(onChange func()) any) registry.ID {
+	return h.register(registry.Registration{Key: uri, MIMEType: "application/json", Subscribe: sub != nil},
+		func([]registry.Param) (any, error) { return get() }, sub)
+}
+
+// RegisterTemplate registers a URI template such as "app://orders/{id}"
+// under mimeType; get receives the matched parameters.
+func (h *Host) RegisterTemplate(template, mimeType string, get func(params []registry.Param) (any, error)) registry.ID {
+	t, err := registry.NewTemplate(Parts(template))
+	if err != nil {
+		panic("registrytest: " + template + ": " + err.Error())
+	}
+	return h.register(registry.Registration{Key: template, MIMEType: mimeType, Template: t}, get, nil)
+}
+
+func (h *Host) register(r registry.Registration, get func([]registry.Param) (any, error), sub func(func()) any) registry.ID {
+	key := r.Key
+	if r.Template != nil {
+		key = "{}" + key // templates and uris are separate tables, as in the loader
+	}
+	h.lastID++
+	id := h.lastID
+	h.regs[id] = &reg{key: key, get: get, sub: sub}
+	replaces := h.current[key]
+	h.current[key] = id
+	if err := h.R.Register(id, replaces, r); err != nil {
+		panic("registrytest: " + err.Error())
+	}
+	return id
+}
+
+// Parts splits a template's text into literal, name, literal, ... the way
+// the loader does once it has validated it.
+func Parts(template string) []registry.Field {
+	var parts []registry.Field
+	rest := template
+	for {
+		open := strings.IndexByte(rest, '{')
+		if open < 0 {
+			return append(parts, str(rest))
+		}
+		close := strings.IndexByte(rest[open:], '}') + open
+		parts = append(parts, str(rest[:open]), str(rest[open+1:close]))
+		rest = rest[close+1:]
+	}
+}
+
+func str(s string) registry.Field { return registry.Field{Kind: registry.KindString, Str: s} }
+
+// Resolve looks uri up the way the loader does for readResource and MCP
+// requests: the current concrete registration first, then the first template
+// that matches, with its parameters.
+func (h *Host) Resolve(uri string) (registry.ID, []registry.Param) {
+	if id, ok := h.current[uri]; ok {
+		return id, nil
+	}
+	return h.R.Match(uri)
+}
+
+// Unregister calls the unregister function of registration id: it does
+// nothing unless id is still the current registration of its key.
+func (h *Host) Unregister(id registry.ID) {
+	r := h.regs[id]
+	if r == nil || h.current[r.key] != id {
+		return
+	}
+	delete(h.current, r.key)
+	h.R.Unregister(id)
+}
+
+// SetAsync makes the getter of id answer with a pending Promise; Settle
+// resolves them.
+func (h *Host) SetAsync(id registry.ID) { h.regs[id].async = true }
+
+// Waiting returns how many asynchronous gets wait to be settled.
+func (h *Host) Waiting() int { return len(h.waiting) }
+
+// Settle resolves the i-th asynchronous get made so far.
+func (h *Host) Settle(i int) {
+	p := h.waiting[i]
+	h.R.Settle(p.id, p.push, h.hold(p.val), true)
+}
+
+// Follow adds a consumer subscription to uri (subscribeResource) whose
+// handler also calls f (which may be nil); it returns 0 when uri is not a
+// registered resource.
+func (h *Host) Follow(uri string, f func(v any)) registry.SubID {
+	s := h.R.Subscribe(h.current[uri])
+	if s != 0 && f != nil {
+		h.handlers[s] = f
+	}
+	return s
+}
+
+// Held returns the number of value handles not yet released.
+func (h *Host) Held() int { return len(h.vals) }
+
+// Lines returns the logged lines that start with prefix.
+func (h *Host) Lines(prefix string) []string {
+	var out []string
+	for _, l := range h.Log {
+		if strings.HasPrefix(l, prefix) {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// fault panics if the test armed a failure of method.
+func (h *Host) fault(method string) {
+	if h.PanicIn == method {
+		h.PanicIn = ""
+		panic("registrytest: host " + method + " broke")
+	}
+}
+
+func (h *Host) hold(v any) registry.Value {
+	h.lastVal++
+	h.vals[h.lastVal] = v
+	return h.lastVal
+}
+
+func (h *Host) logf(format string, args ...any) {
+	if !h.Quiet {
+		h.Log = append(h.Log, fmt.Sprintf(format, args...))
+	}
+}
+
+// Subscribe implements registry.Page: it calls the resource's subscribe with
+// an onChange that pushes while the registration is current and subscribe
+// did not throw.
+func (h *Host) Subscribe(id registry.ID) (registry.SubscribeStatus, registry.Kind, registry.Value) {
+	h.fault("Subscribe")
+	r := h.regs[id]
+	onChange := func() {
+		if h.current[r.key] == id && !r.pullOnly {
+			h.R.Push(id)
+		}
+	}
+	var threw, ret any
+	func() {
+		defer func() { threw = recover() }()
+		ret = r.sub(onChange)
+	}()
+	switch t := ret.(type) {
+	case nil:
+		if threw != nil {
+			r.pullOnly = true
+			return registry.SubscribeThrew, 0, h.hold(threw)
+		}
+		return registry.SubscribeNoTeardown, registry.KindUndefined, 0
+	case Teardown:
+		r.teardown = t
+		return registry.SubscribeTeardown, 0, 0
+	default:
+		return registry.SubscribeNoTeardown, registry.KindNumber, 0
+	}
+}
+
+// Retire implements registry.Page.
+func (h *Host) Retire(id registry.ID) registry.Value {
+	h.fault("Retire")
+	r := h.regs[id]
+	delete(h.regs, id)
+	delete(h.base, id)
+	if r != nil && r.teardown != nil {
+		h.logf("teardown %d", id)
+		var threw any
+		func() {
+			defer func() { threw = recover() }()
+			r.teardown()
+		}()
+		if threw != nil {
+			return h.hold(threw)
+		}
+	}
+	return 0
+}
+
+// Get implements registry.Page.
+func (h *Host) Get(id registry.ID, push uint32) (registry.GetStatus, registry.Value) {
+	h.fault("Get")
+	r := h.regs[id]
+	v, err := r.get(nil)
+	if err != nil {
+		return registry.GetThrew, h.hold(err)
+	}
+	if r.async {
+		h.waiting = append(h.waiting, pending{id, push, v})
+		return registry.GetPending, 0
+	}
+	return registry.GetValue, h.hold(v)
+}
+
+// Read calls the getter of id with params, as readResource or an MCP read
+// does.
+func (h *Host) Read(id registry.ID, params []registry.Param) (any, error) {
+	return h.regs[id].get(params)
+}
+
+// Compare implements registry.Values, with encoding/json's output as the key.
+func (h *Host) Compare(id registry.ID, v registry.Value) registry.KeyResult {
+	h.fault("Compare")
+	b, err := json.Marshal(h.vals[v])
+	if err != nil {
+		delete(h.base, id)
+		return registry.KeyNone
+	}
+	if old, ok := h.base[id]; ok && old == string(b) {
+		return registry.KeySame
+	}
+	h.base[id] = string(b)
+	return registry.KeyDifferent
+}
+
+// Release implements registry.Values; it panics on a handle that is not
+// held, so that a double release fails the test.
+func (h *Host) Release(v registry.Value) {
+	if v == 0 {
+		return
+	}
+	if _, ok := h.vals[v]; !ok {
+		panic(fmt.Sprintf("registrytest: release of unknown handle %d", v))
+	}
+	delete(h.vals, v)
+}
+
+// Dispatch implements registry.Consumers.
+func (h *Host) Dispatch(id registry.ID, v registry.Value) {
+	h.fault("Dispatch")
+	if !h.Quiet {
+		b, _ := json.Marshal(h.vals[v])
+		h.logf("event %d %s", id, b)
+	}
+}
+
+// Deliver implements registry.Consumers.
+func (h *Host) Deliver(s registry.SubID, id registry.ID, v registry.Value) registry.Value {
+	h.fault("Deliver")
+	h.logf("handler %d %v", s, h.vals[v])
+	if f := h.handlers[s]; f != nil {
+		var threw any
+		func() {
+			defer func() { threw = recover() }()
+			f(h.vals[v])
+		}()
+		if threw != nil {
+			return h.hold(threw)
+		}
+	}
+	return 0
+}
+
+// EndSubscription implements registry.Consumers.
+func (h *Host) EndSubscription(s registry.SubID) {
+	delete(h.handlers, s)
+	h.logf("end %d", s)
+}
+
+// ListChanged implements registry.Consumers.
+func (h *Host) ListChanged() { h.logf("listchanged %d", h.R.Len(false)) }
+
+// Warn implements registry.Console.
+func (h *Host) Warn(msg string) { h.logf("warn %s", msg) }
+
+// Error implements registry.Console.
+func (h *Host) Error(msg string, v registry.Value) { h.logf("error %s %v", msg, h.vals[v]) }
+
+// Debug implements registry.Console.
+func (h *Host) Debug(msg string) { h.logf("debug %s", msg) }
