@@ -9,7 +9,7 @@ ADDR     ?= 127.0.0.1:8080
 FUZZTIME ?= 5s
 GO_SOURCES := $(shell find wasm -name '*.go' -not -name '*_test.go' -not -path 'wasm/cmd/*') wasm/cmd/modelcontext/main.go go.mod
 
-.PHONY: build demo test test-deps test-host test-wasm test-browser lint types fuzz size bench clean mcpclient
+.PHONY: build demo test test-deps test-host test-wasm test-browser lint types check-loader fuzz size bench clean mcpclient
 
 build: dist/modelcontext.wasm dist/modelcontext.js dist/modelcontext.mjs
 
@@ -19,7 +19,7 @@ dist/modelcontext.wasm: $(GO_SOURCES)
 
 # The classic script and the ES module: the loader with Go's own wasm_exec.js
 # (from the Go that built the .wasm) folded in, one file each.
-dist/modelcontext.js dist/modelcontext.mjs &: js/loader.js $(WASM_EXEC) wasm/cmd/jsbuild/main.go
+dist/modelcontext.js dist/modelcontext.mjs &: $(wildcard js/loader/*.js) $(WASM_EXEC) $(wildcard wasm/cmd/jsbuild/*.go) $(GO_SOURCES)
 	$(GO) run ./wasm/cmd/jsbuild -o dist -wasm-exec $(WASM_EXEC)
 
 demo: build mcpclient
@@ -74,6 +74,13 @@ types: testdata/types/node_modules/.package-lock.json
 	cd testdata/types && ./node_modules/.bin/tsc --noEmit --strict --target es2022 --lib dom,es2022 \
 		--module esnext --moduleResolution bundler usage.ts ../../js/modelcontext.d.ts
 
+# The loader's source files (// @ts-check) type-checked with the same tsc,
+# against the seam constants that jsbuild generates from Go.
+check-loader: testdata/types/node_modules/.package-lock.json
+	$(GO) run ./wasm/cmd/jsbuild -seam $(CACHE)/seam.js
+	cd testdata/types && ./node_modules/.bin/tsc --noEmit --strict --allowJs --checkJs --target es2022 --lib dom,es2024 \
+		--skipLibCheck ../../js/loader/*.js ../../js/loader/env.d.ts $(CACHE)/seam.js
+
 testdata/types/node_modules/.package-lock.json: testdata/types/package-lock.json
 	cd testdata/types && npm ci --ignore-scripts --no-audit --no-fund
 	@touch $@
@@ -85,22 +92,32 @@ lint:
 
 # Fuzz targets: a short run in make test, a longer one in make fuzz. Found
 # crashers stay in each package's testdata/fuzz as regression seeds.
-FUZZ_TARGETS := wasm/registry:FuzzDecodeDescriptor wasm/registry:FuzzTemplateMatch wasm/mcp:FuzzHandle
+FUZZ_TARGETS := wasm/registry:FuzzDecodeRegistration wasm/registry:FuzzTemplateMatch wasm/mcp:FuzzHandle
 
 test-host:
-	$(GO) test -race -count=1 ./wasm/registry/... ./wasm/mcp/...
+	$(GO) test -race -count=1 ./wasm/registry/... ./wasm/mcp/... ./wasm/seam/... ./wasm/cmd/jsbuild/...
 	@for t in $(FUZZ_TARGETS); do \
 		echo "fuzz $${t#*:} ($(FUZZTIME))"; \
 		$(GO) test -run '^$$' -fuzz "^$${t#*:}$$" -fuzztime $(FUZZTIME) ./$${t%%:*} || exit 1; \
 	done
 
-test-wasm: test-deps
-	PATH="$(BIN):$$PATH" GOOS=js GOARCH=wasm $(GO) test -tags bridgetest -count=1 -exec="$(BIN)/go_js_wasm_exec" ./wasm/bridge/...
+# The bridge tests run under wasmbrowsertest against the real //go:wasmimport
+# functions: wasmbrowsertest reads wasm_exec.js from $GOROOT, so it is handed
+# a GOROOT holding a copy with wasm/bridge/testdata/testhost.js appended, the
+# "modelcontext" import module of the tests.
+BRIDGE_GOROOT := $(CACHE)/bridgetest-goroot
+
+$(BRIDGE_GOROOT)/lib/wasm/wasm_exec.js: $(WASM_EXEC) wasm/bridge/testdata/testhost.js
+	@mkdir -p $(dir $@)
+	cat $(WASM_EXEC) wasm/bridge/testdata/testhost.js > $@
+
+test-wasm: test-deps $(BRIDGE_GOROOT)/lib/wasm/wasm_exec.js
+	PATH="$(BIN):$$PATH" GOOS=js GOARCH=wasm $(GO) test -count=1 -exec="env GOROOT=$(BRIDGE_GOROOT) $(BIN)/go_js_wasm_exec" ./wasm/bridge/...
 
 test-browser: build test-deps mcpclient
-	CHROMIUM="$(BIN)/chromium" $(GO) test -count=1 ./wasm/e2e/... ./wasm/cmd/...
+	CHROMIUM="$(BIN)/chromium" $(GO) test -count=1 -timeout 30m ./wasm/e2e/... ./wasm/cmd/...
 
-test: lint types test-host test-wasm test-browser
+test: lint types check-loader test-host test-wasm test-browser
 
 fuzz:
 	$(MAKE) test-host FUZZTIME=2m

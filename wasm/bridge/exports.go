@@ -12,8 +12,7 @@ import (
 var (
 	host jsHost
 	reg  = registry.New(host)
-	in   = make([]byte, 256) // strings and descriptors written by the loader
-	out  []registry.ID       // IDs read by the loader after mc_list
+	in   = make([]byte, 256) // strings and encoded fields written by the loader
 )
 
 // Ready tells the loader that the exports can be called.
@@ -25,8 +24,11 @@ func Ready() { hostReady() }
 func recoverEntry(name string, code *int32) {
 	if p := recover(); p != nil {
 		msg := "modelcontext: internal error in " + name + ": " + panicText(p)
-		host.fail(msg)
-		host.Error(msg, 0)
+		// The raw host calls, without checkFault: a second panic here
+		// would escape the export.
+		hostSetError(msg)
+		hostError(msg, 0)
+		fault = 0
 		*code = -1
 	}
 }
@@ -42,38 +44,39 @@ func panicText(p any) string {
 }
 
 // mc_buffer returns a buffer of at least n bytes for the loader to write the
-// argument of the next export into.
+// argument of the next export into. What the buffer held is kept when it
+// grows.
 //
 //go:wasmexport mc_buffer
 func mcBuffer(n int32) unsafe.Pointer {
 	if int(n) > len(in) {
-		in = make([]byte, max(int(n), 2*len(in)))
+		in = append(in, make([]byte, max(int(n), 2*len(in))-len(in))...)
 	}
 	return unsafe.Pointer(&in[0])
 }
 
-// mc_register registers the descriptor encoded in the first n bytes of the
-// buffer. It returns the registration ID, or 0 after handing the loader the
-// TypeError's message.
+// mc_register adds registration id, which replaces registration replaces
+// (or 0); the buffer holds its fields (registry.RegistrationFields, n bytes).
+// It returns 0, or -1 after handing the loader the error's message.
 //
 //go:wasmexport mc_register
-func mcRegister(n int32) (id int32) {
-	defer recoverEntry("registerResource", &id)
-	d, err := registry.DecodeDescriptor(in[:n])
+func mcRegister(id, replaces, n, debug int32) (code int32) {
+	defer recoverEntry("registerResource", &code)
+	reg.SetDebug(debug != 0)
+	r, err := registry.DecodeRegistration(in[:n])
 	if err == nil {
-		var rid registry.ID
-		rid, err = reg.Register(&d)
-		id = int32(rid)
+		err = reg.Register(registry.ID(id), registry.ID(replaces), r)
 	}
 	if err != nil {
-		host.fail(err.Error())
+		panic(err)
 	}
-	return id
+	return 0
 }
 
 //go:wasmexport mc_unregister
-func mcUnregister(id int32) (code int32) {
+func mcUnregister(id, debug int32) (code int32) {
 	defer recoverEntry("unregister", &code)
+	reg.SetDebug(debug != 0)
 	reg.Unregister(registry.ID(id))
 	return 0
 }
@@ -81,8 +84,9 @@ func mcUnregister(id int32) (code int32) {
 // mc_push is onChange.
 //
 //go:wasmexport mc_push
-func mcPush(id int32) (code int32) {
+func mcPush(id, debug int32) (code int32) {
 	defer recoverEntry("onChange", &code)
+	reg.SetDebug(debug != 0)
 	reg.Push(registry.ID(id))
 	return 0
 }
@@ -90,42 +94,36 @@ func mcPush(id int32) (code int32) {
 // mc_settle delivers the outcome of an asynchronous getter.
 //
 //go:wasmexport mc_settle
-func mcSettle(id int32, push int32, v int32, ok int32) (code int32) {
+func mcSettle(id, push, v, ok, debug int32) (code int32) {
 	defer recoverEntry("onChange", &code)
+	reg.SetDebug(debug != 0)
 	reg.Settle(registry.ID(id), uint32(push), registry.Value(v), ok != 0)
 	return 0
 }
 
-// mc_lookup returns the registration of the uri in the first n bytes of the
-// buffer, or 0 after handing the loader the NotFoundError's message.
+// mc_match returns the template that serves the uri in the first n bytes of
+// the buffer, or 0; for a match it hands the loader the parameters first.
 //
-//go:wasmexport mc_lookup
-func mcLookup(n int32) (id int32) {
+//go:wasmexport mc_match
+func mcMatch(n int32) (id int32) {
 	defer recoverEntry("readResource", &id)
-	// No copy: nothing keeps uri (the message and the parameters copy it).
+	// No copy: nothing keeps uri (the parameters copy what they keep).
 	// Slicing first keeps the bounds check: a bad n panics and is recovered.
 	b := in[:n]
-	uri := unsafe.String(unsafe.SliceData(b), len(b))
-	rid, params := reg.Lookup(uri)
-	if id = int32(rid); id == 0 {
-		host.fail(registry.NotFoundMessage(uri))
-	} else if params != nil {
+	rid, params := reg.Match(unsafe.String(unsafe.SliceData(b), len(b)))
+	if rid != 0 {
 		hostSetParams(mcp.ParamsJSON(params))
 	}
-	return id
+	return int32(rid)
 }
 
-// mc_subscribe starts a consumer subscription to the uri in the buffer, or
-// returns 0 after handing the loader the NotFoundError's message.
+// mc_subscribe starts a consumer subscription to the resource id, or
+// returns 0 when id is not a current resource.
 //
 //go:wasmexport mc_subscribe
-func mcSubscribe(n int32) (sub int32) {
+func mcSubscribe(id int32) (sub int32) {
 	defer recoverEntry("subscribeResource", &sub)
-	uri := string(in[:n])
-	if sub = int32(reg.Subscribe(uri)); sub == 0 {
-		host.fail(registry.NotFoundMessage(uri))
-	}
-	return sub
+	return int32(reg.Subscribe(registry.ID(id)))
 }
 
 //go:wasmexport mc_unsubscribe
@@ -133,25 +131,6 @@ func mcUnsubscribe(sub int32) (code int32) {
 	defer recoverEntry("unsubscribe", &code)
 	reg.Unsubscribe(registry.SubID(sub))
 	return 0
-}
-
-// mc_list writes the IDs of the resources (or, when templates is not 0, of
-// the templates) in list order and returns how many; mc_list_ptr says where
-// they are.
-//
-//go:wasmexport mc_list
-func mcList(templates int32) (n int32) {
-	defer recoverEntry("getResources", &n)
-	out = reg.Order(out[:0], templates != 0)
-	return int32(len(out))
-}
-
-//go:wasmexport mc_list_ptr
-func mcListPtr() unsafe.Pointer {
-	if cap(out) == 0 {
-		return nil
-	}
-	return unsafe.Pointer(unsafe.SliceData(out))
 }
 
 // mc_stats reports the registry's live counts for leak checks: 0 for

@@ -2,35 +2,42 @@
 
 package bridge
 
-import "github.com/modelcontext-go/modelcontext/wasm/registry"
+import (
+	"github.com/modelcontext-go/modelcontext/wasm/mcp"
+	"github.com/modelcontext-go/modelcontext/wasm/registry"
+	"github.com/modelcontext-go/modelcontext/wasm/seam"
+)
 
-// jsHost implements registry.Host with the loader's host functions.
+// jsHost implements registry.Host and mcp.Host with the loader's host
+// functions, decoding their int32 results as package seam says.
 type jsHost struct{}
 
-func (jsHost) Bind(id registry.ID) { hostBind(int32(id)) }
-
-// Subscribe's JavaScript side answers 0 for a teardown, 16+kind for a
-// returned non-function, and minus an error handle for a throw.
 func (jsHost) Subscribe(id registry.ID) (registry.SubscribeStatus, registry.Kind, registry.Value) {
-	switch n := hostSubscribe(int32(id)); {
+	n := hostSubscribe(int32(id))
+	checkFault("subscribe")
+	switch {
 	case n < 0:
 		return registry.SubscribeThrew, 0, registry.Value(-n)
-	case n >= 16:
-		return registry.SubscribeNoTeardown, registry.Kind(n - 16), 0
+	case n >= seam.NoTeardownBase:
+		return registry.SubscribeNoTeardown, registry.Kind(n - seam.NoTeardownBase), 0
 	default:
 		return registry.SubscribeTeardown, 0, 0
 	}
 }
 
-func (jsHost) Retire(id registry.ID) registry.Value { return registry.Value(hostRetire(int32(id))) }
+func (jsHost) Retire(id registry.ID) registry.Value {
+	v := hostRetire(int32(id))
+	checkFault("retire")
+	return registry.Value(v)
+}
 
-// Get's JavaScript side answers a value handle, 0 for a pending Promise, or
-// minus an error handle for a throw.
 func (jsHost) Get(id registry.ID, push uint32) (registry.GetStatus, registry.Value) {
-	switch n := hostGet(int32(id), int32(push)); {
+	n := hostGet(int32(id), int32(push))
+	checkFault("get")
+	switch {
 	case n < 0:
 		return registry.GetThrew, registry.Value(-n)
-	case n == 0:
+	case n == seam.GetPending:
 		return registry.GetPending, 0
 	default:
 		return registry.GetValue, registry.Value(n)
@@ -38,37 +45,72 @@ func (jsHost) Get(id registry.ID, push uint32) (registry.GetStatus, registry.Val
 }
 
 func (jsHost) Compare(id registry.ID, v registry.Value) registry.KeyResult {
-	return registry.KeyResult(hostCompare(int32(id), int32(v)))
+	k := hostCompare(int32(id), int32(v))
+	checkFault("compare")
+	return registry.KeyResult(k)
 }
 
-func (jsHost) SetBaseline(id registry.ID, keep bool) { hostSetBaseline(int32(id), b2i(keep)) }
-
-func (jsHost) Dispatch(id registry.ID, v registry.Value) { hostDispatch(int32(id), int32(v)) }
+func (jsHost) Dispatch(id registry.ID, v registry.Value) {
+	hostDispatch(int32(id), int32(v))
+	checkFault("dispatch")
+}
 
 func (jsHost) Deliver(s registry.SubID, id registry.ID, v registry.Value) registry.Value {
-	return registry.Value(hostDeliver(int32(s), int32(id), int32(v)))
+	e := hostDeliver(int32(s), int32(id), int32(v))
+	checkFault("deliver")
+	return registry.Value(e)
 }
 
-func (jsHost) EndSubscription(s registry.SubID) { hostEndSubscription(int32(s)) }
+func (jsHost) EndSubscription(s registry.SubID) {
+	hostEndSubscription(int32(s))
+	checkFault("endSubscription")
+}
 
 func (jsHost) Release(v registry.Value) {
 	if v != 0 {
 		hostRelease(int32(v))
+		checkFault("release")
 	}
 }
 
-func (jsHost) ListChanged()                       { hostListChanged() }
-func (jsHost) Warn(msg string)                    { hostWarn(msg) }
-func (jsHost) Error(msg string, v registry.Value) { hostError(msg, int32(v)) }
-func (jsHost) Debugging() bool                    { return hostDebugging() != 0 }
-func (jsHost) Debug(msg string)                   { hostDebug(msg) }
+func (jsHost) ListChanged() {
+	hostListChanged()
+	checkFault("listChanged")
+}
+
+func (jsHost) Warn(msg string) {
+	hostWarn(msg)
+	checkFault("warn")
+}
+
+func (jsHost) Error(msg string, v registry.Value) {
+	hostError(msg, int32(v))
+	checkFault("error")
+}
+
+func (jsHost) Debug(msg string) {
+	hostDebug(msg)
+	checkFault("debug")
+}
 
 // fail hands the loader the message of the error it is about to throw.
-func (jsHost) fail(msg string) { hostSetError(msg) }
+func (jsHost) fail(msg string) {
+	hostSetError(msg)
+	checkFault("setError")
+}
 
-func b2i(b bool) int32 {
-	if b {
-		return 1
-	}
-	return 0
+func (jsHost) Post(server int32, msg string, attach mcp.Attachment, first, count int, v registry.Value) {
+	hostMCPPost(server, msg, int32(attach), int32(first), int32(count), int32(v))
+	checkFault("mcpPost")
+}
+
+func (jsHost) Read(server, req int32, id registry.ID, params string) {
+	hostMCPRead(server, req, int32(id), params)
+	checkFault("mcpRead")
+}
+
+func (jsHost) TextBytes(v registry.Value) int {
+	n := hostTextBytes(int32(v))
+	checkFault("textBytes")
+	return int(n)
 }

@@ -1,18 +1,18 @@
-//go:build js && wasm && !bridgetest
+//go:build js && wasm
 
 package bridge
 
 import "unsafe"
 
 // The loader's host functions, imported from the module "modelcontext" that
-// js/loader.js adds to the import object. They take and return numbers
-// (a string is passed as a pointer and a length into Go's memory), so no call
-// creates a reference in wasm_exec.js's value table. Each one catches every
-// JavaScript exception: one escaping into Go's frames would unwind them
-// without running deferred calls.
-
-//go:wasmimport modelcontext bind
-func hostBind(id int32)
+// the loader (js/loader, host.js and mcp.js) adds to the import object. Each
+// is declared there under the same name with this Go signature above it;
+// wasm/cmd/jsbuild's tests fail when the two lists drift. They take and
+// return numbers (a string is passed as a pointer and a length into Go's
+// memory), so no call creates a reference in wasm_exec.js's value table. The
+// loader catches every JavaScript exception in them (one escaping into Go's
+// frames would unwind them without running deferred calls) and reports it
+// out of band, through fault: see checkFault.
 
 //go:wasmimport modelcontext subscribe
 func hostSubscribe(id int32) int32
@@ -25,9 +25,6 @@ func hostGet(id, push int32) int32
 
 //go:wasmimport modelcontext compare
 func hostCompare(id, v int32) int32
-
-//go:wasmimport modelcontext setBaseline
-func hostSetBaseline(id, keep int32)
 
 //go:wasmimport modelcontext dispatch
 func hostDispatch(id, v int32)
@@ -50,9 +47,6 @@ func hostWarn(msg string)
 //go:wasmimport modelcontext error
 func hostError(msg string, v int32)
 
-//go:wasmimport modelcontext debugging
-func hostDebugging() int32
-
 //go:wasmimport modelcontext debug
 func hostDebug(msg string)
 
@@ -72,7 +66,28 @@ func hostMCPOpen(server int32, channel string)
 func hostMCPClose(server int32)
 
 //go:wasmimport modelcontext mcpPost
-func hostMCPPost(server int32, msg string, attach int32, ids unsafe.Pointer, n int32, v int32)
+func hostMCPPost(server int32, msg string, attach, first, count, v int32)
 
 //go:wasmimport modelcontext mcpRead
-func hostMCPRead(server, req, id int32, params string, class int32)
+func hostMCPRead(server, req, id int32, params string)
+
+//go:wasmimport modelcontext textBytes
+func hostTextBytes(v int32) int32
+
+// fault is set to 1 by the loader when one of its host functions threw: a
+// bug in the loader, never an answer. Go learns of it right after the call.
+var fault int32
+
+// mc_fault returns where fault is, for the loader to write.
+//
+//go:wasmexport mc_fault
+func mcFault() unsafe.Pointer { return unsafe.Pointer(&fault) }
+
+// checkFault turns a failed host call into a panic, which the export that
+// entered Go recovers and reports as an internal error.
+func checkFault(name string) {
+	if fault != 0 {
+		fault = 0
+		panic("the loader's " + name + " failed")
+	}
+}

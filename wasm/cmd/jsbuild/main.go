@@ -1,17 +1,23 @@
 // Command jsbuild writes the module's two JavaScript entry points from the
-// loader's source and Go's wasm_exec.js:
+// loader's source files (js/loader/*.js), the seam constants generated from
+// Go, and Go's wasm_exec.js:
 //
 //	dist/modelcontext.js   the classic script (<script src>)
 //	dist/modelcontext.mjs  the ES module (import { registerResource } from "modelcontext")
 //
-// Both hold the same loader. The script finds the .wasm beside its own src;
-// the module finds it with new URL("modelcontext.wasm", import.meta.url), the
-// form bundlers recognise, rewrite and emit. The module's named exports are the
-// members the loader installs on document.modelContext, taken from it after it
-// is installed, so that a page that has both the tag and the import gets one
+// Both hold the same loader in one function scope. The script finds the
+// .wasm beside its own src; the module finds it with
+// new URL("modelcontext.wasm", import.meta.url), the form bundlers
+// recognise, rewrite and emit. The module's named exports are the members the
+// loader installs on document.modelContext, taken from it once it is
+// installed, so that a page that has both the tag and the import gets one
 // registry and one fetch of the .wasm.
 //
+// Go's wasm_exec.js runs against a private object instead of the page's
+// globalThis, so the loader adds, replaces and deletes no global.
+//
 //	go run ./wasm/cmd/jsbuild -o dist
+//	go run ./wasm/cmd/jsbuild -seam .cache/seam.js   # the constants alone, for tsc
 //
 // `make build` runs it.
 package main
@@ -24,7 +30,9 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"strings"
+	"slices"
+
+	"github.com/modelcontext-go/modelcontext/wasm/mcp"
 )
 
 func main() {
@@ -34,8 +42,24 @@ func main() {
 	}
 }
 
-// exports are the named exports of the ES module, in the order of the
-// loader's API: members of document.modelContext.
+// files are the loader's source files in js/loader, in the order they are
+// joined: each one's top-level statements may use what the ones before it
+// declared.
+var files = []string{
+	"values.js", // value handles, kinds, error text
+	"page.js",   // the script tag, the .wasm URL, document.modelContext
+	"encode.js", // fields and strings into Go's memory
+	"keys.js",   // comparison keys
+	"table.js",  // the registration table: validation, list, lookups
+	"host.js",   // the functions Go calls
+	"api.js",    // the page API and the queue before ready
+	"mcp.js",    // the MCP server's transport
+	"tools.js",  // the tool fallback
+	"boot.js",   // fetch, compile, start; install the members
+}
+
+// exports are the named exports of the ES module: members of
+// document.modelContext.
 var exports = []string{
 	"registerResource", "getResources", "getResourceTemplates", "readResource",
 	"subscribeResource", "serveMCP", "registerResourceTools", "ready",
@@ -43,13 +67,22 @@ var exports = []string{
 
 func run(args []string) error {
 	fl := flag.NewFlagSet("jsbuild", flag.ContinueOnError)
-	out := fl.String("o", "dist", "output `folder`")
-	src := fl.String("loader", "js/loader.js", "the loader's `source`")
+	out := fl.String("o", "", "write modelcontext.js and modelcontext.mjs into this `folder`")
+	seamFile := fl.String("seam", "", "write the seam constants alone into this `file` (for type-checking the loader)")
+	src := fl.String("loader", "js/loader", "the `folder` of the loader's source files")
 	glue := fl.String("wasm-exec", filepath.Join(runtime.GOROOT(), "lib", "wasm", "wasm_exec.js"), "Go's `wasm_exec.js`")
 	if err := fl.Parse(args); err != nil {
 		return err
 	}
-	loader, err := os.ReadFile(*src)
+	if *seamFile != "" {
+		if err := write(*seamFile, []byte("// @ts-check\n"+seamJS())); err != nil {
+			return err
+		}
+	}
+	if *out == "" {
+		return nil
+	}
+	body, err := loaderBody(*src)
 	if err != nil {
 		return err
 	}
@@ -57,63 +90,92 @@ func run(args []string) error {
 	if err != nil {
 		return err
 	}
-	body, err := fold(loader, wasmExec)
-	if err != nil {
-		return err
+	if !bytes.Contains(wasmExec, []byte("globalThis.Go = class")) {
+		return errors.New(*glue + " does not define globalThis.Go: not Go's wasm_exec.js?")
 	}
 	if err := os.MkdirAll(*out, 0o755); err != nil {
 		return err
 	}
-	script := bytes.Replace(body, []byte(moduleURLMarker), []byte(`""`), 1)
-	module := moduleEntry(body)
-	if err := write(filepath.Join(*out, "modelcontext.js"), script); err != nil {
+	if err := write(filepath.Join(*out, "modelcontext.js"), assemble(body, wasmExec, false)); err != nil {
 		return err
 	}
-	return write(filepath.Join(*out, "modelcontext.mjs"), module)
+	return write(filepath.Join(*out, "modelcontext.mjs"), assemble(body, wasmExec, true))
 }
 
-// moduleURLMarker stands in the loader where the ES module's own .wasm URL
-// goes: "" in the classic script.
-const moduleURLMarker = "/* @module-wasm-url */ undefined"
-
-// fold replaces the loader's `// @include wasm_exec.js` line with Go's glue.
-func fold(loader, wasmExec []byte) ([]byte, error) {
-	var b bytes.Buffer
-	found := false
-	for _, line := range strings.SplitAfter(string(loader), "\n") {
-		if strings.TrimSpace(line) == "// @include wasm_exec.js" {
-			b.Write(wasmExec)
-			found = true
-			continue
+// loaderBody joins the source files, checking that every .js file of the
+// folder is listed once.
+func loaderBody(dir string) ([]byte, error) {
+	found, err := filepath.Glob(filepath.Join(dir, "*.js"))
+	if err != nil {
+		return nil, err
+	}
+	for _, f := range found {
+		if !slices.Contains(files, filepath.Base(f)) {
+			return nil, fmt.Errorf("%s is not in jsbuild's list of loader files", f)
 		}
-		b.WriteString(line)
 	}
-	if !found {
-		return nil, errors.New("the loader has no `// @include wasm_exec.js` line")
-	}
-	if !bytes.Contains(b.Bytes(), []byte("globalThis.Go = class")) {
-		return nil, errors.New("wasm_exec.js does not define globalThis.Go: not Go's glue?")
-	}
-	if !bytes.Contains(b.Bytes(), []byte(moduleURLMarker)) {
-		return nil, fmt.Errorf("the loader has no %q where the module's .wasm URL goes", moduleURLMarker)
+	var b bytes.Buffer
+	for _, name := range files {
+		src, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			return nil, err
+		}
+		src = bytes.TrimPrefix(src, []byte("// @ts-check\n"))
+		b.WriteString("\n")
+		b.Write(src)
 	}
 	return b.Bytes(), nil
 }
 
-// moduleEntry wraps the loader as an ES module.
-func moduleEntry(body []byte) []byte {
+// assemble wraps the loader as the classic script or as the ES module.
+func assemble(body, wasmExec []byte, module bool) []byte {
 	var b bytes.Buffer
-	b.WriteString("// The ES module form of modelcontext.js: importing it installs document.modelContext.\n")
-	b.WriteString("const moduleWasmURL = new URL(\"modelcontext.wasm\", import.meta.url).href;\n")
-	b.Write(bytes.Replace(body, []byte(moduleURLMarker), []byte("moduleWasmURL"), 1))
-	b.WriteString("const modelContext = document.modelContext;\n")
-	for _, name := range exports {
-		fmt.Fprintf(&b, "export const %s = modelContext.%s;\n", name, name)
+	fmt.Fprintf(&b, `// modelcontext %s: live resources on document.modelContext, backed by Go/WebAssembly.
+// https://github.com/modelcontext-go/modelcontext (MIT). It includes Go's
+// wasm_exec.js (Copyright 2018 The Go Authors, BSD-style licence) and finds
+// modelcontext.wasm beside itself.
+`, mcp.Version)
+	if module {
+		b.WriteString("const moduleWasmURL = new URL(\"modelcontext.wasm\", import.meta.url).href;\n")
+	}
+	b.WriteString("(() => {\n\"use strict\";\n")
+	b.WriteString("const INSTALLED = Symbol.for(\"modelcontext.resources\");\n")
+	b.WriteString("{\n  const existing = /** @type {any} */ (document).modelContext;\n  if (existing && existing[INSTALLED]) return; // loaded twice: the first copy serves\n}\n")
+	if !module {
+		b.WriteString("const moduleWasmURL = \"\";\n")
+	}
+	b.WriteString(seamJS())
+	b.WriteString(`// Go's wasm_exec.js, run against goGlobals instead of the page's globalThis:
+// where the page lacks fs, process and path it defines them there, never on
+// the page, and it defines Go there. fs is the binding its output goes
+// through. The module does not use syscall/js, so the Go runtime never needs
+// the real globalThis through this object.
+const goGlobals = {
+  crypto: globalThis.crypto,
+  performance: globalThis.performance,
+  TextEncoder: globalThis.TextEncoder,
+  TextDecoder: globalThis.TextDecoder,
+};
+let fs;
+((globalThis) => {
+`)
+	b.Write(wasmExec)
+	b.WriteString("})(goGlobals);\nconst Go = goGlobals.Go;\nfs = goGlobals.fs;\n")
+	b.Write(body)
+	b.WriteString("})();\n")
+	if module {
+		b.WriteString("const modelContext = document.modelContext;\n")
+		for _, name := range exports {
+			fmt.Fprintf(&b, "export const %s = modelContext.%s;\n", name, name)
+		}
 	}
 	return b.Bytes()
 }
 
 func write(path string, b []byte) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
 	tmp := path + ".tmp"
 	if err := os.WriteFile(tmp, b, 0o644); err != nil {
 		return err

@@ -1,0 +1,168 @@
+// @ts-check
+// api.js: the page API, and the queue of calls made before Go is ready.
+
+const LOADING = 0, READY = 1, FAILED = 2;
+let state = LOADING;
+/** @type {Error | null} the Error `ready` rejected with */
+let failure = null;
+
+// The calls made before Go is ready, in order. The table answers at once
+// (getResources already lists a queued registration); replay runs the calls
+// again against Go, rebuilding the table step by step, so that every event
+// they fire sees the list as it was at that step.
+/** @type {any[]} */
+const queue = [];
+
+/** @param {any} descriptor */
+function registerResource(descriptor) {
+  const s = snapshot(descriptor);
+  const problem = validate(s);
+  if (problem) throw new TypeError(problem);
+  if (state === FAILED) return function unregister() {};
+  const r = newRegistration(s);
+  const old = enter(r);
+  if (state === READY) registerInGo(r, old);
+  else queue.push({ op: "register", r });
+  return function unregister() {
+    if (r.done) return;
+    r.done = true;
+    if (state === FAILED || !leave(r)) return;
+    if (state === READY) internal(ex.mc_unregister(r.id, debugOn()));
+    else queue.push({ op: "unregister", r });
+  };
+}
+
+/**
+ * registerInGo tells Go that r, already in the table, replaces old.
+ * @param {Registration} r
+ * @param {Registration | undefined} old
+ */
+function registerInGo(r, old) {
+  regs.set(r.id, r);
+  const code = ex.mc_register(r.id, old ? old.id : 0, encodeRegistration(r), debugOn());
+  if (code < 0) {
+    regs.delete(r.id);
+    if (old) tableOf(r).set(r.key, old);
+    else tableOf(r).delete(r.key);
+    throw new Error(lastError);
+  }
+}
+
+function getResources() {
+  if (state === FAILED) throw failure;
+  return list(resources);
+}
+
+function getResourceTemplates() {
+  if (state === FAILED) throw failure;
+  return list(templates);
+}
+
+/**
+ * @param {string} method
+ * @param {any} uri
+ */
+function checkURI(method, uri) {
+  if (typeof uri !== "string") throw new TypeError(`modelcontext: ${method}: "uri" must be a string, got ${typeName(uri)}`);
+}
+
+/** @param {any} uri */
+function readResource(uri) {
+  try {
+    checkURI("readResource", uri);
+  } catch (e) {
+    return Promise.reject(e);
+  }
+  if (state === READY) return readNow(uri);
+  if (state === FAILED) return Promise.reject(failure);
+  return new Promise((resolve, reject) => queue.push({ op: "read", uri, resolve, reject }));
+}
+
+/** @param {string} uri */
+function readNow(uri) {
+  try {
+    const r = resolve(uri);
+    if (!r) return Promise.reject(notFound(uri));
+    return Promise.resolve(r.template ? r.get.call(r.desc, JSON.parse(/** @type {string} */ (resolvedParams))) : r.get.call(r.desc));
+  } catch (e) {
+    return Promise.reject(e);
+  }
+}
+
+/**
+ * @param {any} uri
+ * @param {any} handler
+ */
+function subscribeResource(uri, handler) {
+  checkURI("subscribeResource", uri);
+  if (typeof handler !== "function") throw new TypeError(`modelcontext: subscribeResource: "handler" must be a function, got ${typeName(handler)}`);
+  if (state === FAILED) throw failure;
+  const r = resources.get(uri);
+  if (!r) throw notFound(uri);
+  const handle = { sub: 0, cancelled: false };
+  if (state === READY) handle.sub = subscribeNow(r, handler);
+  else queue.push({ op: "subscribe", uri, handler, handle });
+  return function unsubscribe() {
+    if (handle.cancelled) return;
+    handle.cancelled = true;
+    if (state === READY && handle.sub) internal(ex.mc_unsubscribe(handle.sub));
+  };
+}
+
+/**
+ * @param {Registration} r
+ * @param {Function} handler
+ */
+function subscribeNow(r, handler) {
+  const sub = internal(ex.mc_subscribe(r.id));
+  if (sub === 0) throw notFound(r.key);
+  handlers.set(sub, handler);
+  return sub;
+}
+
+// replay runs the queued calls against Go, in order.
+function replay() {
+  resources.clear();
+  templates.clear();
+  for (let i = 0; i < queue.length; i++) {
+    const q = queue[i];
+    queue[i] = null;
+    try {
+      switch (q.op) {
+        case "register":
+          registerInGo(q.r, enter(q.r));
+          break;
+        case "unregister":
+          if (leave(q.r)) internal(ex.mc_unregister(q.r.id, debugOn()));
+          break;
+        case "read":
+          readNow(q.uri).then(q.resolve, q.reject);
+          break;
+        case "subscribe": {
+          const r = resources.get(q.uri);
+          if (!q.handle.cancelled && r) q.handle.sub = subscribeNow(r, q.handler);
+          break;
+        }
+        case "serve":
+          if (!q.handle.stopped) serveNow(q.options, q.handle);
+          break;
+      }
+    } catch (e) {
+      if (q.reject) q.reject(e);
+      else quietError(e);
+    }
+  }
+  queue.length = 0;
+}
+
+// fail ends loading with err: pending reads reject with it, consumers throw
+// it from now on, and registrations become no-ops.
+/** @param {Error} err */
+function fail(err) {
+  state = FAILED;
+  failure = err;
+  for (const q of queue) if (q && q.reject) q.reject(err);
+  queue.length = 0;
+  resources.clear();
+  templates.clear();
+}

@@ -1,0 +1,124 @@
+// @ts-check
+// boot.js: fetch and start the Go runtime, then install the API.
+
+/** @type {any} the module's exports */
+let ex = null;
+/** @type {any} the Go runtime (wasm_exec.js) */
+let go = null;
+
+const WASM_MAGIC = [0x00, 0x61, 0x73, 0x6d];
+
+// boot fetches, compiles and starts the module, then replays the calls made
+// meanwhile. Its errors say what to fix, naming the URL.
+async function boot() {
+  if (wasmURL === "") {
+    throw new Error(`modelcontext: cannot tell where modelcontext.wasm is: the script was loaded from "${scriptURL}", which no file can be beside; set data-wasm on the script tag, or globalThis.__MODELCONTEXT_WASM_URL__ before it loads`);
+  }
+  const where = `the WebAssembly module "${wasmURL}"`;
+  if (new URL(wasmURL).protocol === "file:") {
+    throw new Error(`modelcontext: ${where} cannot be loaded from a page opened as a file (file://); serve the page and its files over HTTP, for example with "python3 -m http.server" in their folder, and open http://localhost:8000/`);
+  }
+  let response;
+  try {
+    response = await fetch(wasmURL, { credentials: "same-origin" });
+  } catch (e) {
+    throw new Error(`modelcontext: could not fetch ${where}: ${describe(e)} (a wrong URL, the network, or a Content-Security-Policy connect-src that does not allow it)`);
+  }
+  if (!response.ok) {
+    throw new Error(`modelcontext: could not fetch ${where}: HTTP ${response.status} ${response.statusText}; put modelcontext.wasm at that URL (beside the script), or set data-wasm on the script tag`);
+  }
+  go = new Go();
+  go.importObject.modelcontext = imports();
+  const instance = await instantiate(response, where);
+  ex = instance.exports;
+  const exited = go.run(instance); // runs main until it blocks: it calls host.ready
+  if (!started) throw new Error(`modelcontext: ${where} did not start; was it built from this version of wasm/cmd/modelcontext?`);
+  faultAddr = ex.mc_fault(); // exports may be called once main runs
+  exited.then(() => {
+    const err = new Error("modelcontext: the Go runtime exited; reload the page");
+    fail(err);
+    console.error(err.message);
+  });
+  state = READY;
+  replay();
+  if (script && script.hasAttribute("data-mcp")) {
+    const channel = script.getAttribute("data-mcp");
+    serveMCP(channel ? { channel } : {});
+  }
+}
+
+/**
+ * instantiate compiles the module as it downloads when it is served as
+ * application/wasm. Real WebAssembly under another type is compiled from its
+ * bytes, with a warning; anything else is an error that says what the server
+ * sent instead.
+ * @param {Response} response
+ * @param {string} where
+ */
+async function instantiate(response, where) {
+  const type = (response.headers.get("Content-Type") || "").split(";")[0].trim().toLowerCase();
+  try {
+    if (type === "application/wasm") return (await WebAssembly.instantiateStreaming(response, go.importObject)).instance;
+    if (type === "text/html") {
+      throw new Error(`modelcontext: ${where} is missing: the server answered with an HTML page, as many servers do for a file they do not have; put modelcontext.wasm at that URL (beside the script), or set data-wasm on the script tag`);
+    }
+    const bytes = new Uint8Array(await response.arrayBuffer());
+    if (!WASM_MAGIC.every((b, i) => bytes[i] === b)) {
+      throw new Error(`modelcontext: ${where} is not a WebAssembly module (it was served as "${type || "no Content-Type"}"); check the URL, or set data-wasm on the script tag`);
+    }
+    console.warn(`modelcontext: ${where} was served as "${type || "no Content-Type"}", not application/wasm; it was compiled anyway, without streaming. Configure the server to send .wasm files as application/wasm.`);
+    return (await WebAssembly.instantiate(bytes, go.importObject)).instance;
+  } catch (e) {
+    if (describe(e).startsWith("modelcontext:")) throw e;
+    const why = describe(e);
+    if (/Content Security Policy|unsafe-eval|CSP/i.test(why)) {
+      throw new Error(`modelcontext: the page's Content-Security-Policy does not allow WebAssembly: add 'wasm-unsafe-eval' to its script-src (${why})`);
+    }
+    throw new Error(`modelcontext: could not instantiate ${where}: ${why}`);
+  }
+}
+
+const ready = boot().catch((err) => {
+  fail(err);
+  // Reported once, here; ready is marked handled below, so a page that does
+  // not wait for it sees no second, unhandled rejection.
+  quietError(err.message);
+  throw err;
+});
+ready.catch(() => {});
+
+define("registerResource", registerResource);
+define("getResources", getResources);
+define("getResourceTemplates", getResourceTemplates);
+define("readResource", readResource);
+define("subscribeResource", subscribeResource);
+define("serveMCP", serveMCP);
+define("registerResourceTools", registerResourceTools);
+define("ready", ready);
+define(INSTALLED, true);
+// For tests and leak checks, not for pages: live counts, the raw exports,
+// and a way to break a host function once.
+define(Symbol.for("modelcontext.internals"), {
+  stats() {
+    return {
+      registrations: ex ? ex.mc_stats(0) : 0,
+      subscriptions: ex ? ex.mc_stats(1) : 0,
+      loaderRegistrations: regs.size,
+      loaderHandlers: handlers.size,
+      heldValues: vals.length - 1 - freeVals.length,
+      mcpServers: mcpServers.size,
+      goValueRefs: go && go._values ? go._values.length - go._idPool.length : 0,
+      wasmMemoryBytes: ex ? ex.mem.buffer.byteLength : 0,
+    };
+  },
+  get exports() {
+    return ex;
+  },
+  get goExited() {
+    return !!(go && go.exited);
+  },
+  breakHost(/** @type {string} */ name) {
+    brokenHost = name;
+  },
+});
+if (script && script.hasAttribute("data-tools") && typeof mc.registerTool === "function") registerResourceTools();

@@ -1,0 +1,259 @@
+// @ts-check
+// encode.js: strings and fields into Go's memory, and Go's strings back.
+//
+// A field is written as its kind byte followed, for a string, by its UTF-8
+// length (uint32, little-endian) and bytes; for a number, by a float64; for a
+// boolean, by a byte; for an array, by its length and its items (an array
+// inside an array as its kind and a zero length). Other kinds have no
+// payload. registry.DecodeFields reads it.
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+let scratch = new Uint8Array(512);
+let scratchView = new DataView(scratch.buffer);
+let pos = 0;
+
+/** @param {number} n */
+function room(n) {
+  if (pos + n <= scratch.length) return;
+  const bigger = new Uint8Array(Math.max(pos + n, scratch.length * 2));
+  bigger.set(scratch.subarray(0, pos));
+  scratch = bigger;
+  scratchView = new DataView(scratch.buffer);
+}
+
+/**
+ * put writes one field. v is a plain value (see plain): put never throws.
+ * @param {any} v
+ * @param {number} depth
+ */
+function put(v, depth) {
+  const k = kindOf(v);
+  room(1);
+  scratch[pos++] = k;
+  if (k === K_STRING) {
+    room(4 + v.length * 3);
+    const n = utf8(v, scratch, pos + 4);
+    scratchView.setUint32(pos, n, true);
+    pos += 4 + n;
+  } else if (k === K_BOOLEAN) {
+    room(1);
+    scratch[pos++] = v ? 1 : 0;
+  } else if (k === K_NUMBER) {
+    room(8);
+    scratchView.setFloat64(pos, v, true);
+    pos += 8;
+  } else if (k === K_ARRAY) {
+    const n = depth > 0 ? 0 : v.length;
+    room(4);
+    scratchView.setUint32(pos, n, true);
+    pos += 4;
+    for (let i = 0; i < n; i++) put(v[i], depth + 1);
+  }
+}
+
+/**
+ * plain returns v ready for put: an array becomes a plain copy of its items
+ * (which may throw, for a hostile array or Proxy); anything else is as it is.
+ * @param {any} v
+ */
+function plain(v) {
+  return kindOf(v) === K_ARRAY ? Array.prototype.slice.call(v) : v;
+}
+
+/**
+ * encodeValues writes values as fields into Go's buffer and returns their
+ * length.
+ * @param {any[]} values
+ */
+function encodeValues(values) {
+  pos = 0;
+  for (let i = 0; i < values.length; i++) put(values[i], 0);
+  return flush();
+}
+
+/**
+ * walk follows path from root through members of plain objects; a step into
+ * anything else gives undefined. A getter on the way may throw.
+ * @param {any} root
+ * @param {string[]} path
+ */
+function walk(root, path) {
+  let v = root;
+  for (let i = 0; i < path.length; i++) {
+    if (v === null || typeof v !== "object" || Array.isArray(v)) return undefined;
+    v = v[path[i]];
+  }
+  return v;
+}
+
+/**
+ * encodeExtracts writes the fields that `fields` (a table from Go:
+ * MESSAGE_FIELDS, OPTION_FIELDS) says to take from root, and returns their
+ * length. A member whose getter throws counts as undefined and makes the
+ * AS_UNREADABLE field true.
+ * @param {{path: string[], as?: string}[]} fields
+ * @param {any} root
+ */
+function encodeExtracts(fields, root) {
+  pos = 0;
+  let unreadable = false;
+  /** @type {string | undefined} */
+  let resolvedURI;
+  /** @type {any} */
+  let resolved;
+  for (let i = 0; i < fields.length; i++) {
+    const f = fields[i];
+    let v;
+    if (f.as === AS_UNREADABLE) {
+      v = unreadable;
+    } else {
+      try {
+        v = plain(walk(root, f.path));
+      } catch {
+        v = undefined;
+        unreadable = true;
+      }
+      switch (f.as) {
+        case AS_NUMBER_JSON:
+          v = typeof v === "number" ? JSON.stringify(v) : undefined;
+          break;
+        case AS_ID_JSON:
+          v = typeof v === "string" || typeof v === "number" ? JSON.stringify(v) : undefined;
+          break;
+        case AS_RESOURCE:
+        case AS_PARAMS:
+          if (typeof v !== "string") {
+            v = undefined;
+            break;
+          }
+          if (v !== resolvedURI) {
+            resolvedURI = v;
+            resolved = resolve(v);
+          }
+          v = f.as === AS_RESOURCE ? (resolved ? resolved.id : 0) : resolved && resolved.template ? resolvedParams : undefined;
+          break;
+      }
+    }
+    put(v, 0);
+  }
+  return flush();
+}
+
+/** flush copies what put wrote into Go's buffer and returns its length. */
+function flush() {
+  const p = ex.mc_buffer(pos);
+  new Uint8Array(ex.mem.buffer, p, pos).set(scratch.subarray(0, pos));
+  return pos;
+}
+
+/**
+ * ascii writes a short ASCII string into dst at `at` and reports whether it
+ * could: for a uri, a charCodeAt loop is several times faster than
+ * TextEncoder.encodeInto.
+ * @param {string} s
+ * @param {Uint8Array} dst
+ * @param {number} at
+ */
+function ascii(s, dst, at) {
+  if (s.length > 128) return false;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0x80) return false;
+    dst[at + i] = c;
+  }
+  return true;
+}
+
+/**
+ * utf8 writes s as UTF-8 into dst at `at` and returns the length. A string
+ * with lone surrogates is written as WTF-8 (each surrogate as its own
+ * three-byte sequence), so that "x:\ud800" and "x:\ufffd" stay different in
+ * Go, as they are in JavaScript.
+ * @param {string} s
+ * @param {Uint8Array} dst
+ * @param {number} at
+ */
+function utf8(s, dst, at) {
+  if (ascii(s, dst, at)) return s.length;
+  if (s.isWellFormed()) return encoder.encodeInto(s, dst.subarray(at)).written;
+  let n = at;
+  for (let i = 0; i < s.length; i++) {
+    let c = s.charCodeAt(i);
+    if (c >= 0xd800 && c < 0xdc00 && i + 1 < s.length) {
+      const lo = s.charCodeAt(i + 1);
+      if (lo >= 0xdc00 && lo < 0xe000) {
+        c = 0x10000 + ((c - 0xd800) << 10) + (lo - 0xdc00);
+        i++;
+      }
+    }
+    if (c < 0x80) dst[n++] = c;
+    else if (c < 0x800) (dst[n++] = 0xc0 | (c >> 6)), (dst[n++] = 0x80 | (c & 63));
+    else if (c < 0x10000) (dst[n++] = 0xe0 | (c >> 12)), (dst[n++] = 0x80 | ((c >> 6) & 63)), (dst[n++] = 0x80 | (c & 63));
+    else (dst[n++] = 0xf0 | (c >> 18)), (dst[n++] = 0x80 | ((c >> 12) & 63)), (dst[n++] = 0x80 | ((c >> 6) & 63)), (dst[n++] = 0x80 | (c & 63));
+  }
+  return n - at;
+}
+
+/**
+ * utf8Length counts the bytes of s in UTF-8 (a lone surrogate as 3, as
+ * TextEncoder's replacement character) without encoding it.
+ * @param {string} s
+ */
+function utf8Length(s) {
+  let n = s.length;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x80) continue;
+    if (c < 0x800) n += 1;
+    else if (c >= 0xd800 && c < 0xdc00 && i + 1 < s.length && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00) (n += 2), i++;
+    else n += 2;
+  }
+  return n;
+}
+
+let bufPtr = 0;
+/** @type {Uint8Array | null} */
+let bufView = null;
+/**
+ * putString writes s into Go's buffer as UTF-8 and returns its length.
+ * @param {string} s
+ */
+function putString(s) {
+  const max = s.length * 3;
+  const p = ex.mc_buffer(max);
+  if (p !== bufPtr || !bufView || bufView.buffer !== ex.mem.buffer || bufView.length < max) {
+    bufPtr = p;
+    bufView = new Uint8Array(ex.mem.buffer, p, Math.max(max, 256));
+  }
+  return utf8(s, bufView, 0);
+}
+
+/**
+ * str reads a string Go passed as a pointer and a length. Go's messages are
+ * mostly short ASCII, which String.fromCharCode reads faster than
+ * TextDecoder.
+ * @param {number} p
+ * @param {number} n
+ */
+function str(p, n) {
+  const b = new Uint8Array(ex.mem.buffer, p, n);
+  if (n <= 4096) {
+    let ascii = true;
+    for (let i = 0; i < n; i++) {
+      if (b[i] >= 0x80) {
+        ascii = false;
+        break;
+      }
+    }
+    if (ascii) return n <= 1024 ? String.fromCharCode.apply(null, /** @type {any} */ (b)) : latin(b);
+  }
+  return decoder.decode(b);
+}
+
+/** @param {Uint8Array} b */
+function latin(b) {
+  let s = "";
+  for (let i = 0; i < b.length; i += 1024) s += String.fromCharCode.apply(null, /** @type {any} */ (b.subarray(i, i + 1024)));
+  return s;
+}

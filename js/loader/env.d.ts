@@ -1,0 +1,16 @@
+// What the loader's files use that jsbuild puts around them (see
+// wasm/cmd/jsbuild): for type-checking the loader with tsc. The seam's
+// constants come from the file `jsbuild -seam` writes.
+
+/** The .wasm beside the ES module; "" in the classic script. */
+declare const moduleWasmURL: string;
+/** The symbol that marks document.modelContext as installed. */
+declare const INSTALLED: symbol;
+/** Go's wasm_exec.js runtime, as much of it as the loader uses. */
+declare class Go {
+  importObject: WebAssembly.Imports & Record<string, any>;
+  exited: boolean;
+  _values: any[];
+  _idPool: number[];
+  run(instance: WebAssembly.Instance): Promise<void>;
+}

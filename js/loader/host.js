@@ -1,0 +1,218 @@
+// @ts-check
+// host.js: what Go calls. Each member implements the //go:wasmimport function
+// of wasm/bridge/imports.go whose Go signature is written above it; the
+// names and signatures are checked against imports.go by wasm/cmd/jsbuild's
+// tests. Results are encoded as package seam says.
+
+/** @type {Map<number, Function>} consumer subscription → subscribeResource handler */
+const handlers = new Map();
+// Pushes nested in pushes (get or a listener calling onChange): bounded, so
+// that an endless loop is reported instead of exhausting the stack inside Go.
+const MAX_PUSH_DEPTH = 64;
+let pushDepth = 0;
+let lastError = ""; // the message of the error Go asked the loader to throw
+let started = false; // main has called ready
+/** @type {string | null} a host function the tests asked to break (internals.breakHost) */
+let brokenHost = null;
+
+const host = {
+  // func hostSubscribe(id int32) int32
+  subscribe(/** @type {number} */ id) {
+    const r = /** @type {Registration} */ (regs.get(id));
+    const onChange = () => push(r);
+    let t;
+    try {
+      t = /** @type {Function} */ (r.subscribe).call(r.desc, onChange);
+    } catch (e) {
+      r.pullOnly = true;
+      r.info.subscribable = false;
+      return -hold(e);
+    }
+    if (typeof t !== "function") return NO_TEARDOWN_BASE + kindOf(t);
+    r.teardown = t;
+    return SUBSCRIBE_TEARDOWN;
+  },
+  // func hostRetire(id int32) int32
+  retire(/** @type {number} */ id) {
+    const r = regs.get(id);
+    regs.delete(id);
+    if (r && r.teardown) {
+      try {
+        r.teardown();
+      } catch (e) {
+        return hold(e);
+      }
+    }
+    return 0;
+  },
+  // func hostGet(id, push int32) int32
+  get(/** @type {number} */ id, /** @type {number} */ push) {
+    const r = /** @type {Registration} */ (regs.get(id));
+    try {
+      const v = r.get.call(r.desc);
+      if (isThenable(v)) {
+        Promise.resolve(v).then(
+          (x) => settle(id, push, hold(x), 1),
+          (e) => settle(id, push, hold(e), 0));
+        return GET_PENDING;
+      }
+      return hold(v);
+    } catch (e) {
+      return -hold(e);
+    }
+  },
+  // func hostCompare(id, v int32) int32
+  compare(/** @type {number} */ id, /** @type {number} */ h) {
+    const r = /** @type {Registration} */ (regs.get(id));
+    let k;
+    try {
+      k = keyOf(vals[h]);
+    } catch {
+      r.base = null;
+      return KEY_NONE;
+    }
+    if (k === r.base) return KEY_SAME;
+    r.base = k;
+    return KEY_DIFFERENT;
+  },
+  // func hostDispatch(id, v int32)
+  dispatch(/** @type {number} */ id, /** @type {number} */ h) {
+    dispatch("resourceupdated", { uri: /** @type {Registration} */ (regs.get(id)).key, value: vals[h] });
+  },
+  // func hostDeliver(sub, id, v int32) int32
+  deliver(/** @type {number} */ sub, /** @type {number} */ id, /** @type {number} */ h) {
+    const f = handlers.get(sub);
+    if (!f) return 0;
+    try {
+      f(vals[h], /** @type {Registration} */ (regs.get(id)).key);
+    } catch (e) {
+      return hold(e);
+    }
+    return 0;
+  },
+  // func hostEndSubscription(sub int32)
+  endSubscription(/** @type {number} */ sub) {
+    handlers.delete(sub);
+  },
+  // func hostRelease(v int32)
+  release(/** @type {number} */ h) {
+    release(h);
+  },
+  // func hostListChanged()
+  listChanged() {
+    dispatch("resourcelistchanged", { resources: list(resources) });
+  },
+  // func hostWarn(msg string)
+  warn(/** @type {number} */ p, /** @type {number} */ n) {
+    console.warn(str(p, n));
+  },
+  // func hostError(msg string, v int32)
+  error(/** @type {number} */ p, /** @type {number} */ n, /** @type {number} */ h) {
+    if (h) console.error(str(p, n), vals[h]);
+    else console.error(str(p, n));
+  },
+  // func hostDebug(msg string)
+  debug(/** @type {number} */ p, /** @type {number} */ n) {
+    console.debug(str(p, n));
+  },
+  // func hostSetError(msg string)
+  setError(/** @type {number} */ p, /** @type {number} */ n) {
+    lastError = str(p, n);
+  },
+  // func hostReady()
+  ready() {
+    started = true;
+  },
+  // func hostSetParams(json string)
+  setParams(/** @type {number} */ p, /** @type {number} */ n) {
+    resolvedParams = str(p, n);
+  },
+  // func hostMCPOpen(server int32, channel string)
+  mcpOpen(/** @type {number} */ server, /** @type {number} */ p, /** @type {number} */ n) {
+    mcpOpen(server, str(p, n));
+  },
+  // func hostMCPClose(server int32)
+  mcpClose(/** @type {number} */ server) {
+    mcpClose(server);
+  },
+  // func hostMCPPost(server int32, msg string, attach, first, count, v int32)
+  mcpPost(/** @type {number} */ server, /** @type {number} */ p, /** @type {number} */ n, /** @type {number} */ attach,
+    /** @type {number} */ first, /** @type {number} */ count, /** @type {number} */ h) {
+    mcpPost(server, str(p, n), attach, first, count, h);
+  },
+  // func hostMCPRead(server, req, id int32, params string)
+  mcpRead(/** @type {number} */ server, /** @type {number} */ req, /** @type {number} */ id, /** @type {number} */ p, /** @type {number} */ n) {
+    mcpRead(server, req, id, n ? str(p, n) : "");
+  },
+  // func hostTextBytes(v int32) int32
+  textBytes(/** @type {number} */ h) {
+    return utf8Length(vals[h]);
+  },
+};
+
+/**
+ * push is onChange of r: it enters Go while r is the current registration of
+ * its key and its subscribe did not throw.
+ * @param {Registration} r
+ */
+function push(r) {
+  if (state !== READY || r.pullOnly || !current(r)) return;
+  if (pushDepth >= MAX_PUSH_DEPTH) {
+    quietError(`modelcontext: onChange of "${r.key}" re-entered ${MAX_PUSH_DEPTH} pushes deep (does get() call onChange?); this push was dropped`);
+    return;
+  }
+  pushDepth++;
+  try {
+    internal(ex.mc_push(r.id, debugOn()));
+  } finally {
+    pushDepth--;
+  }
+}
+
+/**
+ * @param {number} id
+ * @param {number} push
+ * @param {number} h
+ * @param {number} ok
+ */
+function settle(id, push, h, ok) {
+  if (state === READY) internal(ex.mc_settle(id, push, h, ok, debugOn()));
+}
+
+/**
+ * internal turns an export's error result into the Error Go described.
+ * @param {number} code
+ */
+function internal(code) {
+  if (code < 0) throw new Error(lastError);
+  return code;
+}
+
+let faultAddr = 0;
+
+// imports wraps every host function so that no exception ever unwinds Go's
+// frames (a throw escaping into Go would skip its deferred calls): a host
+// function that throws is a bug in the loader, reported here and to Go
+// through the fault flag (see bridge.checkFault), never as a value.
+function imports() {
+  /** @type {Record<string, Function>} */
+  const o = {};
+  for (const [name, f] of Object.entries(host)) {
+    o[name] = function () {
+      try {
+        if (brokenHost === name) {
+          brokenHost = null;
+          throw new Error("broken by the test");
+        }
+        return /** @type {Function} */ (f).apply(undefined, arguments);
+      } catch (e) {
+        quietError(`modelcontext: internal error in the loader's ${name}:`, e);
+        try {
+          new Int32Array(ex.mem.buffer, faultAddr, 1)[0] = 1;
+        } catch {}
+        return 0;
+      }
+    };
+  }
+  return o;
+}

@@ -1,0 +1,89 @@
+// @ts-check
+// page.js: where the module is, and the object its API lives on.
+
+// The script tag that is running this file; null when it is imported as an
+// ES module (or injected by a script).
+const script = /** @type {HTMLScriptElement | null} */ (document.currentScript);
+const debugAttr = !!script && script.hasAttribute("data-debug");
+
+// debugOn reads the debug switch now: data-debug on the tag, or
+// globalThis.__MODELCONTEXT_DEBUG__ === true at this moment.
+function debugOn() {
+  return debugAttr || /** @type {any} */ (globalThis).__MODELCONTEXT_DEBUG__ === true ? 1 : 0;
+}
+
+// Where the .wasm is, first match wins: data-wasm on the tag; the page's
+// __MODELCONTEXT_WASM_URL__, set before this file loads; beside the ES module
+// (import.meta.url, which jsbuild writes into the module as moduleWasmURL);
+// beside the script's src. Each resolves like any URL of the page, and a
+// query or hash on the script's URL changes nothing. When none of them gives
+// a URL (a blob: script without data-wasm), wasmURL is "" and boot says so.
+/** @type {string} */
+let wasmURL = "";
+/** @type {string} where the script was, when the .wasm cannot be found beside it */
+let scriptURL = "";
+try {
+  const attr = script && script.getAttribute("data-wasm");
+  const set = /** @type {any} */ (globalThis).__MODELCONTEXT_WASM_URL__;
+  if (attr) wasmURL = new URL(attr, document.baseURI).href;
+  else if (typeof set === "string" && set !== "") wasmURL = new URL(set, document.baseURI).href;
+  else if (moduleWasmURL) wasmURL = moduleWasmURL;
+  else {
+    scriptURL = (script && script.src) || scriptURLFromStack() || document.baseURI;
+    wasmURL = new URL("modelcontext.wasm", scriptURL).href;
+  }
+} catch {}
+
+// scriptURLFromStack finds this file's URL in a stack trace, for the classic
+// script loaded some other way than a tag of its own (imported for its side
+// effect, or evaluated by a loader library): the last frame is the file's top
+// level, "<url>:<line>:<column>".
+function scriptURLFromStack() {
+  const m = /((?:https?|file|blob):[^\s()]+?):\d+:\d+\)?\s*$/.exec(new Error().stack || "");
+  return m ? m[1] : "";
+}
+
+// mc is document.modelContext: the page's own object if it has one (native
+// WebMCP, a polyfill, another library; an own property or an accessor on
+// Document.prototype), which is augmented and never replaced, or a new
+// EventTarget.
+/** @type {any} */
+let mc = /** @type {any} */ (document).modelContext;
+if (mc === null || (typeof mc !== "object" && typeof mc !== "function")) {
+  mc = new EventTarget();
+  Object.defineProperty(document, "modelContext", { value: mc, configurable: true, enumerable: true });
+}
+// events fires the module's events: mc itself, or, for an existing object
+// that cannot carry events, an EventTarget whose methods are added to it.
+/** @type {EventTarget} */
+let events = mc;
+if (typeof mc.dispatchEvent !== "function" || typeof mc.addEventListener !== "function") {
+  const target = new EventTarget();
+  events = target;
+  define("addEventListener", target.addEventListener.bind(target));
+  define("removeEventListener", target.removeEventListener.bind(target));
+  define("dispatchEvent", target.dispatchEvent.bind(target));
+}
+
+/**
+ * define adds a member to document.modelContext, changing nothing else on it.
+ * @param {string | symbol} name
+ * @param {any} value
+ */
+function define(name, value) {
+  Object.defineProperty(mc, name, { value, configurable: true, writable: true, enumerable: false });
+}
+
+/**
+ * dispatch fires a CustomEvent on document.modelContext; a listener that
+ * throws is reported by the browser and stops nothing.
+ * @param {string} type
+ * @param {any} detail
+ */
+function dispatch(type, detail) {
+  try {
+    events.dispatchEvent(new CustomEvent(type, { detail }));
+  } catch (e) {
+    quietError(`modelcontext: dispatching ${type} failed:`, e);
+  }
+}

@@ -1,0 +1,278 @@
+// @ts-check
+// table.js: the registration table. The loader owns it, because
+// registerResource, getResources and readResource must answer before the Go
+// runtime has started: it reads and validates each descriptor once, assigns
+// the registration its ID, keeps the list in registration order (a
+// replacement keeps its place), knows which registration is the current one
+// of a uri, and looks concrete uris up. Go is told what happened and decides
+// everything after: pushes, de-duplication, delivery, subscriptions,
+// template matching, teardown order and the MCP server.
+
+/**
+ * @typedef {object} Registration
+ * @property {number} id
+ * @property {string} key the uri, or the uriTemplate of a template
+ * @property {boolean} template
+ * @property {string[] | undefined} parts a template split into literal, name, literal, ...
+ * @property {any} desc the descriptor (`this` of get and subscribe)
+ * @property {Function} get
+ * @property {Function | undefined} subscribe
+ * @property {any} info what getResources lists (copied on the way out)
+ * @property {Function | null} teardown
+ * @property {string | null} base the comparison key of the last dispatched value
+ * @property {boolean} pullOnly subscribe threw: onChange does nothing
+ * @property {boolean} done its unregister was called
+ */
+
+let lastID = 0;
+/** @type {Map<number, Registration>} registrations Go knows, by ID */
+const regs = new Map();
+/** @type {Map<string, Registration>} the current resources by uri, in list order */
+const resources = new Map();
+/** @type {Map<string, Registration>} the current templates by uriTemplate, in list order */
+const templates = new Map();
+
+const DEFAULT_MIME_TYPE = "application/json";
+const P = "modelcontext: registerResource: ";
+const FIELDS = ["uri", "name", "title", "description", "mimeType", "get", "subscribe", "annotations", "uriTemplate"];
+
+/**
+ * snapshot reads every field of a descriptor exactly once.
+ * @param {any} desc
+ */
+function snapshot(desc) {
+  /** @type {any} */
+  const s = { kind: kindOf(desc), desc };
+  if (s.kind !== K_OBJECT) return s;
+  for (const k of FIELDS) s[k] = read(desc, k, k);
+  if (kindOf(s.annotations) === K_OBJECT) {
+    const a = s.annotations;
+    s.audience = read(a, "audience", "annotations.audience");
+    s.priority = read(a, "priority", "annotations.priority");
+    s.lastModified = read(a, "lastModified", "annotations.lastModified");
+    if (kindOf(s.audience) === K_ARRAY) {
+      try {
+        s.audience = Array.prototype.slice.call(s.audience);
+      } catch (e) {
+        throw new TypeError(`${P}reading "annotations.audience" threw: ${describe(e)}`);
+      }
+    }
+  }
+  return s;
+}
+
+/**
+ * @param {any} o
+ * @param {string} key
+ * @param {string} label
+ */
+function read(o, key, label) {
+  try {
+    return o[key];
+  } catch (e) {
+    throw new TypeError(`${P}reading "${label}" threw: ${describe(e)}`);
+  }
+}
+
+/**
+ * validate returns what is wrong with a snapshot, or "". Every message names
+ * the field and the uri.
+ * @param {any} s
+ */
+function validate(s) {
+  if (s.kind !== K_OBJECT) return P + "the descriptor must be an object, got " + KIND_NAMES[s.kind];
+  let key = "uri", id = s.uri;
+  if (s.uriTemplate !== undefined && s.uri === undefined) {
+    key = "uriTemplate";
+    id = s.uriTemplate;
+  }
+  if (id === undefined) return P + '"uri" is required (a string like "state://cart")';
+  if (typeof id !== "string") return P + `"${key}" must be a string, got ${typeName(id)}`;
+  if (id === "") return P + `"${key}" must not be empty`;
+  if (!/^[A-Za-z][A-Za-z0-9+.-]*:./s.test(id)) return P + `"${key}" "${id}" has no scheme; write it like "state://cart"`;
+  /** @param {string} field @param {string} what */
+  const bad = (field, what) => P + `"${field}" ${what} (${key} "${id}")`;
+  if (key === "uri" && s.uriTemplate !== undefined) return bad("uriTemplate", 'must not be given together with "uri"');
+  if (key === "uriTemplate") {
+    const parts = splitTemplate(id);
+    if (typeof parts === "string") return P + `"uriTemplate" "${id}" ${parts}`;
+    if (s.subscribe !== undefined) return bad("subscribe", "is not supported with a uriTemplate: templates are read on demand; register a concrete uri to push it");
+  }
+  if (s.name === undefined) return bad("name", "is required");
+  if (typeof s.name !== "string") return bad("name", "must be a string, got " + typeName(s.name));
+  if (s.name === "") return bad("name", "must not be empty");
+  if (s.get === undefined) return bad("get", "is required, a function that returns the current value");
+  if (typeof s.get !== "function") return bad("get", "must be a function, got " + typeName(s.get));
+  if (s.subscribe !== undefined && typeof s.subscribe !== "function") return bad("subscribe", "must be a function, got " + typeName(s.subscribe));
+  for (const f of ["title", "description", "mimeType"]) {
+    if (s[f] !== undefined && typeof s[f] !== "string") return bad(f, "must be a string, got " + typeName(s[f]));
+  }
+  if (s.annotations === undefined) return "";
+  if (kindOf(s.annotations) !== K_OBJECT) return bad("annotations", "must be an object, got " + typeName(s.annotations));
+  if (s.audience !== undefined) {
+    if (kindOf(s.audience) !== K_ARRAY) return bad("annotations.audience", "must be an array, got " + typeName(s.audience));
+    for (let i = 0; i < s.audience.length; i++) {
+      if (s.audience[i] !== "user" && s.audience[i] !== "assistant") return bad(`annotations.audience[${i}]`, 'must be "user" or "assistant"');
+    }
+  }
+  if (s.priority !== undefined && !(typeof s.priority === "number" && s.priority >= 0 && s.priority <= 1)) {
+    return bad("annotations.priority", "must be a number from 0 to 1");
+  }
+  if (s.lastModified !== undefined && !(typeof s.lastModified === "string" && isISODate(s.lastModified))) {
+    return bad("annotations.lastModified", "must be an ISO 8601 date string");
+  }
+  return "";
+}
+
+/**
+ * splitTemplate parses an RFC 6570 level 1 template into literal, name,
+ * literal, ..., literal, or returns what is wrong with it.
+ * @param {string} t
+ * @returns {string[] | string}
+ */
+function splitTemplate(t) {
+  const parts = [];
+  let rest = t;
+  for (;;) {
+    const open = rest.indexOf("{"), close = rest.indexOf("}");
+    if (open < 0) {
+      if (close >= 0) return 'has a "}" without "{"';
+      parts.push(rest);
+      return parts;
+    }
+    if (close >= 0 && close < open) return 'has a "}" without "{"';
+    if (close < 0) return 'has a "{" without "}"';
+    const name = rest.slice(open + 1, close);
+    if (!/^[A-Za-z0-9_.%]+$/.test(name)) return `has the expression {${name}}; only simple {name} expressions (RFC 6570 level 1) are supported`;
+    if (open === 0 && parts.length > 0) return "has two expressions next to each other; separate them with a literal";
+    parts.push(rest.slice(0, open), name);
+    rest = rest.slice(close + 1);
+  }
+}
+
+/** @param {string} t */
+function isISODate(t) {
+  const m = /^\d{4}-(\d\d)-(\d\d)(?:[Tt]|$)/.exec(t);
+  return !!m && +m[1] >= 1 && +m[1] <= 12 && +m[2] >= 1 && +m[2] <= 31;
+}
+
+/**
+ * newRegistration makes the registration of a valid snapshot.
+ * @param {any} s
+ * @returns {Registration}
+ */
+function newRegistration(s) {
+  const template = s.uri === undefined;
+  const key = template ? s.uriTemplate : s.uri;
+  /** @type {any} */
+  const info = template ? { uriTemplate: key, name: s.name } : { uri: key, name: s.name };
+  if (s.title !== undefined) info.title = s.title;
+  if (s.description !== undefined) info.description = s.description;
+  info.mimeType = s.mimeType === undefined ? DEFAULT_MIME_TYPE : s.mimeType;
+  if (s.annotations !== undefined) {
+    /** @type {any} */
+    const a = {};
+    if (s.audience !== undefined) a.audience = s.audience.slice();
+    if (s.priority !== undefined) a.priority = s.priority;
+    if (s.lastModified !== undefined) a.lastModified = s.lastModified;
+    info.annotations = a;
+  }
+  if (!template) info.subscribable = s.subscribe !== undefined;
+  return {
+    id: ++lastID, key, template, parts: template ? /** @type {string[]} */ (splitTemplate(key)) : undefined,
+    desc: s.desc, get: s.get, subscribe: s.subscribe, info, teardown: null, base: null, pullOnly: false, done: false,
+  };
+}
+
+/** @param {Registration} r */
+function tableOf(r) {
+  return r.template ? templates : resources;
+}
+
+/**
+ * enter makes r the current registration of its key, in the place of the
+ * one it replaces (which it returns) or last.
+ * @param {Registration} r
+ */
+function enter(r) {
+  const t = tableOf(r);
+  const old = t.get(r.key);
+  t.set(r.key, r);
+  return old;
+}
+
+/**
+ * leave removes r if it is the current registration of its key, and reports
+ * whether it was.
+ * @param {Registration} r
+ */
+function leave(r) {
+  const t = tableOf(r);
+  if (t.get(r.key) !== r) return false;
+  t.delete(r.key);
+  return true;
+}
+
+/**
+ * current reports whether r is the current registration of its key.
+ * @param {Registration} r
+ */
+function current(r) {
+  return tableOf(r).get(r.key) === r;
+}
+
+/**
+ * encodeRegistration writes the fields mc_register reads
+ * (REGISTRATION_FIELDS) into Go's buffer and returns their length.
+ * @param {Registration} r
+ */
+function encodeRegistration(r) {
+  /** @type {any} */
+  const fields = { key: r.key, mimeType: r.info.mimeType, subscribe: r.subscribe !== undefined, template: r.parts };
+  return encodeValues(REGISTRATION_FIELDS.map((f) => fields[f]));
+}
+
+/**
+ * list returns fresh copies of the descriptors of a table, in list order.
+ * @param {Map<string, Registration>} t
+ */
+function list(t) {
+  const out = new Array(t.size);
+  let i = 0;
+  for (const r of t.values()) out[i++] = copyInfo(r.info);
+  return out;
+}
+
+/** @param {any} info */
+function copyInfo(info) {
+  const c = { ...info };
+  if (info.annotations) {
+    c.annotations = { ...info.annotations };
+    if (info.annotations.audience) c.annotations.audience = info.annotations.audience.slice();
+  }
+  return c;
+}
+
+/** @type {string | undefined} the parameters of the last template resolve found, as JSON text */
+let resolvedParams;
+
+/**
+ * resolve returns the registration that serves uri: the current concrete
+ * resource first, then the first template, in registration order, that
+ * matches (Go matches templates; their parameters are then in
+ * resolvedParams). Only after ready.
+ * @param {string} uri
+ * @returns {Registration | undefined}
+ */
+function resolve(uri) {
+  const r = resources.get(uri);
+  if (r || templates.size === 0) return r;
+  resolvedParams = undefined;
+  const id = internal(ex.mc_match(putString(uri)));
+  return id ? regs.get(id) : undefined;
+}
+
+/** @param {string} uri */
+function notFound(uri) {
+  return new DOMException(`modelcontext: no resource is registered for uri "${uri}"`, "NotFoundError");
+}

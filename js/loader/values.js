@@ -1,0 +1,89 @@
+// @ts-check
+// values.js: the page's values that Go names by handle, and what is known of
+// a JavaScript value without touching it twice.
+
+const FREE = Symbol("free");
+/** @type {any[]} value handles → page values (0 is no value) */
+const vals = [FREE];
+/** @type {number[]} */
+const freeVals = [];
+
+/**
+ * hold keeps v for Go and returns its handle (> 0).
+ * @param {any} v
+ */
+function hold(v) {
+  const h = freeVals.length ? /** @type {number} */ (freeVals.pop()) : vals.length;
+  vals[h] = v;
+  return h;
+}
+
+/**
+ * release forgets handle h; a handle that is not live is ignored.
+ * @param {number} h
+ */
+function release(h) {
+  if (!(h > 0 && h < vals.length) || vals[h] === FREE) return;
+  vals[h] = FREE;
+  freeVals.push(h);
+}
+
+/**
+ * kindOf returns the kind (seam K_*) of v: typeof's answer, or null or array.
+ * @param {any} v
+ */
+function kindOf(v) {
+  switch (typeof v) {
+    case "undefined": return K_UNDEFINED;
+    case "string": return K_STRING;
+    case "number": return K_NUMBER;
+    case "boolean": return K_BOOLEAN;
+    case "function": return K_FUNCTION;
+    case "symbol": return K_SYMBOL;
+    case "bigint": return K_BIGINT;
+  }
+  if (v === null) return K_NULL;
+  try {
+    return Array.isArray(v) ? K_ARRAY : K_OBJECT;
+  } catch {
+    return K_OBJECT; // a revoked Proxy
+  }
+}
+
+/**
+ * typeName is what messages call the type of v.
+ * @param {any} v
+ */
+function typeName(v) {
+  return KIND_NAMES[kindOf(v)];
+}
+
+/**
+ * describe returns the message of an error, or the error as text.
+ * @param {any} e
+ */
+function describe(e) {
+  try {
+    return e instanceof Error ? e.message : String(e);
+  } catch {
+    return "an unprintable value";
+  }
+}
+
+/**
+ * quietError reports without ever throwing, even when the stack is exhausted.
+ * @param {...any} args
+ */
+function quietError(...args) {
+  try {
+    console.error(...args);
+  } catch {}
+}
+
+/**
+ * isThenable tells a Promise (or any thenable) from a value.
+ * @param {any} v
+ */
+function isThenable(v) {
+  return v !== null && (typeof v === "object" || typeof v === "function") && typeof v.then === "function";
+}

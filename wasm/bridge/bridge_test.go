@@ -1,0 +1,214 @@
+//go:build js && wasm
+
+package bridge
+
+import (
+	"encoding/binary"
+	"math"
+	"strconv"
+	"strings"
+	"syscall/js"
+	"testing"
+
+	"github.com/modelcontext-go/modelcontext/wasm/mcp"
+	"github.com/modelcontext-go/modelcontext/wasm/registry"
+)
+
+// The tests run under wasmbrowsertest with testdata/testhost.js as the
+// "modelcontext" import module (make test-wasm): the //go:wasmimport
+// functions are the real ones, and the fake host records their calls.
+
+func fakeHost(t *testing.T) js.Value {
+	t.Helper()
+	h := js.Global().Get("bridgeHost")
+	if h.IsUndefined() {
+		t.Fatal("no bridgeHost: run these tests with make test-wasm, which adds testdata/testhost.js to wasm_exec.js")
+	}
+	h.Set("answers", js.Global().Get("Object").New())
+	h.Set("throwIn", "")
+	h.Call("take")
+	reg = registry.New(host)
+	return h
+}
+
+func answer(h js.Value, name string, v int) { h.Get("answers").Set(name, v) }
+
+func take(h js.Value) string { return h.Call("take").String() }
+
+// fields writes fields in the loader's encoding into the export buffer and
+// returns their length.
+type fields []byte
+
+func (f fields) str(s string) fields {
+	f = append(f, byte(registry.KindString))
+	f = binary.LittleEndian.AppendUint32(f, uint32(len(s)))
+	return append(f, s...)
+}
+func (f fields) boolean(b bool) fields {
+	if b {
+		return append(f, byte(registry.KindBoolean), 1)
+	}
+	return append(f, byte(registry.KindBoolean), 0)
+}
+func (f fields) num(n float64) fields {
+	f = append(f, byte(registry.KindNumber))
+	return binary.LittleEndian.AppendUint64(f, math.Float64bits(n))
+}
+func (f fields) kind(k registry.Kind) fields { return append(f, byte(k)) }
+func (f fields) array(items ...string) fields {
+	f = append(f, byte(registry.KindArray))
+	f = binary.LittleEndian.AppendUint32(f, uint32(len(items)))
+	for _, s := range items {
+		f = f.str(s)
+	}
+	return f
+}
+
+func (f fields) put() int32 {
+	mcBuffer(int32(len(f)))
+	return int32(copy(in, f))
+}
+
+func resource(uri string, subscribe bool) int32 {
+	return fields{}.str(uri).str("application/json").boolean(subscribe).kind(registry.KindUndefined).put()
+}
+
+func TestRegisterAndPushThroughTheHost(t *testing.T) {
+	h := fakeHost(t)
+	answer(h, "subscribe", 16+int(registry.KindNumber)) // subscribe returned a number
+	if code := mcRegister(1, 0, resource("state://a", true), 0); code != 0 {
+		t.Fatalf("mc_register = %d, error %q", code, h.Get("lastError"))
+	}
+	want := `subscribe(1) warn(modelcontext: subscribe() of "state://a" returned number, not a teardown function; this subscription can never be torn down and leaks) listChanged()`
+	if got := take(h); got != want {
+		t.Errorf("register calls\n got %s\nwant %s", got, want)
+	}
+	answer(h, "get", 5)
+	answer(h, "compare", int(registry.KeyDifferent))
+	mcPush(1, 1)
+	answer(h, "compare", int(registry.KeySame))
+	mcPush(1, 0)
+	want = `get(1,1) compare(1,5) debug([modelcontext] resource "state://a" changed) dispatch(1,5) release(5) get(1,2) compare(1,5) release(5)`
+	if got := take(h); got != want {
+		t.Errorf("push calls\n got %s\nwant %s", got, want)
+	}
+	if code := mcUnregister(1, 0); code != 0 || take(h) != "retire(1) listChanged()" {
+		t.Errorf("unregister: %d", code)
+	}
+}
+
+func TestAMalformedRegistrationIsAnInternalError(t *testing.T) {
+	h := fakeHost(t)
+	if code := mcRegister(1, 0, fields{}.num(1).put(), 0); code != -1 {
+		t.Fatalf("mc_register of garbage = %d, want -1", code)
+	}
+	if got := h.Get("lastError").String(); !strings.Contains(got, "modelcontext: internal error in registerResource") || !strings.Contains(got, "malformed") {
+		t.Errorf("error = %q", got)
+	}
+	if code := mcRegister(1, 7, resource("state://a", false), 0); code != -1 {
+		t.Errorf("replacing an unknown registration = %d, want -1", code)
+	}
+}
+
+// TestAThrowingHostFailsOutOfBand: a host function that throws returns 0,
+// which for compare means "unchanged"; the fault flag makes it a failure
+// of the push instead of a silent suppression, and the registry goes on.
+func TestAThrowingHostFailsOutOfBand(t *testing.T) {
+	h := fakeHost(t)
+	mcRegister(1, 0, resource("state://a", false), 0)
+	answer(h, "get", 3)
+	answer(h, "compare", int(registry.KeyDifferent))
+	h.Set("throwIn", "compare")
+	take(h)
+	if code := mcPush(1, 0); code != -1 {
+		t.Errorf("mc_push with a throwing compare = %d, want -1", code)
+	}
+	if got := h.Get("lastError").String(); got != "modelcontext: internal error in onChange: the loader's compare failed" {
+		t.Errorf("error = %q", got)
+	}
+	if got := take(h); strings.Contains(got, "dispatch") {
+		t.Errorf("a push whose compare failed was dispatched: %s", got)
+	}
+	if code := mcPush(1, 0); code != 0 || !strings.Contains(take(h), "dispatch(1,3)") {
+		t.Errorf("the push after the failure did not dispatch (code %d)", code)
+	}
+}
+
+func TestTemplatesMatchWithParameters(t *testing.T) {
+	h := fakeHost(t)
+	n := fields{}.str("app://orders/{id}").str("application/json").boolean(false).array("app://orders/", "id", "").put()
+	if code := mcRegister(1, 0, n, 0); code != 0 {
+		t.Fatalf("mc_register = %d: %s", code, h.Get("lastError"))
+	}
+	take(h)
+	uri := "app://orders/a%20b"
+	if id := mcMatch(int32(copy(in, uri))); id != 1 || h.Get("params").String() != `{"id":"a b"}` {
+		t.Errorf("mc_match = %d, params %s", id, h.Get("params"))
+	}
+	if id := mcMatch(int32(copy(in, "app://other/1"))); id != 0 {
+		t.Errorf("mc_match of a uri no template serves = %d", id)
+	}
+}
+
+// TestTheBufferKeepsWhatItHeldWhenItGrows: the loader may write a field and
+// then ask for more room.
+func TestTheBufferKeepsWhatItHeldWhenItGrows(t *testing.T) {
+	copy(in, "origin")
+	mcBuffer(int32(len(in) * 3))
+	if string(in[:6]) != "origin" {
+		t.Errorf("after growing, the buffer starts %q", in[:6])
+	}
+}
+
+func TestAnMCPRequestThroughTheBridge(t *testing.T) {
+	h := fakeHost(t)
+	mcRegister(1, 0, resource("state://a", false), 0)
+	take(h)
+	opts := fields{}.kind(registry.KindObject).str("test").kind(registry.KindUndefined).kind(registry.KindUndefined).
+		kind(registry.KindUndefined).str("http://page").put()
+	server := mcMCPStart(opts)
+	if server <= 0 {
+		t.Fatalf("mc_mcp_start = %d: %s", server, h.Get("lastError"))
+	}
+	if got := take(h); got != `mcpOpen(`+itoa(server)+`,test) mcpPost(`+itoa(server)+`,"mcp-server-ready",0,0,0,0)` {
+		t.Errorf("start: %s", got)
+	}
+	// {"jsonrpc":"2.0","id":"r","method":"resources/read","params":{"uri":"state://a"}}, resolved to 1.
+	var m fields
+	for _, f := range mcp.MessageFields() {
+		switch strings.Join(f.Path, ".") + "/" + f.As {
+		case "origin/":
+			m = m.str("http://page")
+		case "payload/", "payload.params/":
+			m = m.kind(registry.KindObject)
+		case "payload.jsonrpc/":
+			m = m.str("2.0")
+		case "payload.id/":
+			m = m.str("r")
+		case "payload.method/":
+			m = m.str("resources/read")
+		case "payload.params.uri/":
+			m = m.str("state://a")
+		case "payload.params.uri/resource":
+			m = m.num(1)
+		case "/unreadable":
+			m = m.boolean(false)
+		default:
+			m = m.kind(registry.KindUndefined)
+		}
+	}
+	if code := mcMCPMessage(server, m.put(), 1); code != 0 {
+		t.Fatalf("mc_mcp_message = %d: %s", code, h.Get("lastError"))
+	}
+	if got := take(h); got != "mcpRead("+itoa(server)+",1,1,)" {
+		t.Fatalf("read: %s", got)
+	}
+	mcMCPReadDone(server, 1, int32(mcp.ContentText), 9, 4, 0)
+	want := `mcpPost(` + itoa(server) + `,{"jsonrpc":"2.0","id":"r","result":{"contents":[{"uri":"state://a","mimeType":"application/json"}]}},3,0,0,9)`
+	if got := take(h); got != want {
+		t.Errorf("answer\n got %s\nwant %s", got, want)
+	}
+	mcMCPStop(server)
+}
+
+func itoa(n int32) string { return strconv.Itoa(int(n)) }

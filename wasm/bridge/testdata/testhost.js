@@ -1,0 +1,69 @@
+// The bridge tests' host module. `make test-wasm` appends this file to a copy
+// of Go's wasm_exec.js that it hands wasmbrowsertest, so that the test binary
+// is instantiated with a "modelcontext" import module, as the loader
+// instantiates the real one, and the bridge's //go:wasmimport functions are
+// the real ones. Each host function is a recording fake: it appends
+// "name(args)" to bridgeHost.calls (strings decoded), answers what
+// bridgeHost.answers says, and can be made to throw once; like the loader's
+// wrapper, a throw is caught and reported to Go through the fault flag.
+(() => {
+  "use strict";
+  const Base = globalThis.Go;
+  globalThis.Go = class extends Base {
+    constructor() {
+      super();
+      const go = this;
+      const text = (p, n) => new TextDecoder().decode(new Uint8Array(go._inst.exports.mem.buffer, p, n));
+      const h = {
+        calls: [],
+        answers: {}, // name → number to return (default 0)
+        throwIn: "", // the next call of this function throws
+        lastError: "",
+        params: "",
+        take() {
+          const c = h.calls.join(" ");
+          h.calls.length = 0;
+          return c;
+        },
+      };
+      globalThis.bridgeHost = h;
+      // The host functions, with where their strings are among the
+      // arguments: [pointer index] of each (pointer, length) pair.
+      const strings = {
+        warn: [0], error: [0], debug: [0], setError: [0], setParams: [0],
+        mcpOpen: [1], mcpPost: [1], mcpRead: [3],
+      };
+      const names = ["subscribe", "retire", "get", "compare", "dispatch", "deliver", "endSubscription", "release",
+        "listChanged", "warn", "error", "debug", "setError", "ready", "setParams", "mcpOpen", "mcpClose", "mcpPost",
+        "mcpRead", "textBytes"];
+      const mod = {};
+      for (const name of names) {
+        mod[name] = (...args) => {
+          try {
+            const shown = [];
+            for (let i = 0; i < args.length; i++) {
+              if ((strings[name] || []).includes(i)) {
+                shown.push(text(args[i], args[i + 1]));
+                i++;
+              } else {
+                shown.push(String(args[i]));
+              }
+            }
+            if (name === "setError") h.lastError = shown[0];
+            if (name === "setParams") h.params = shown[0];
+            h.calls.push(name + "(" + shown.join(",") + ")");
+            if (h.throwIn === name) {
+              h.throwIn = "";
+              throw new Error("host " + name + " broke");
+            }
+            return h.answers[name] || 0;
+          } catch (e) {
+            new Int32Array(go._inst.exports.mem.buffer, go._inst.exports.mc_fault(), 1)[0] = 1;
+            return 0;
+          }
+        };
+      }
+      this.importObject.modelcontext = mod;
+    }
+  };
+})();

@@ -1,0 +1,64 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/modelcontext-go/modelcontext/wasm/mcp"
+	"github.com/modelcontext-go/modelcontext/wasm/registry"
+	"github.com/modelcontext-go/modelcontext/wasm/seam"
+)
+
+// constant is one value the loader receives from Go.
+type constant struct {
+	name  string
+	value any // a number, a string, or a JSON-encodable table
+	doc   string
+}
+
+// constants returns every constant of the seam, in the order the loader
+// declares them.
+func constants() []constant {
+	var c []constant
+	add := func(name string, v any, doc string) { c = append(c, constant{name, v, doc}) }
+	for k, name := range registry.Kinds() {
+		add("K_"+strings.ToUpper(name), k, "")
+	}
+	add("KIND_NAMES", registry.Kinds(), "what messages call each kind")
+	add("REGISTRATION_FIELDS", registry.RegistrationFields, "mc_register's fields, in order (registry.RegistrationFields)")
+	add("MESSAGE_FIELDS", mcp.MessageFields(), "where the fields of an MCP message are, in order (mcp.MessageFields)")
+	add("OPTION_FIELDS", mcp.OptionFields, "where serveMCP's options are, in order (mcp.OptionFields)")
+	for _, a := range []struct {
+		name string
+		v    any
+	}{
+		{"KEY_SAME", registry.KeySame}, {"KEY_DIFFERENT", registry.KeyDifferent}, {"KEY_NONE", registry.KeyNone},
+		{"SUBSCRIBE_TEARDOWN", seam.SubscribeTeardown}, {"NO_TEARDOWN_BASE", seam.NoTeardownBase}, {"GET_PENDING", seam.GetPending},
+		{"ATTACH_NONE", mcp.AttachNone}, {"ATTACH_RESOURCES", mcp.AttachResources}, {"ATTACH_TEMPLATES", mcp.AttachTemplates},
+		{"ATTACH_TEXT", mcp.AttachText}, {"ATTACH_BLOB", mcp.AttachBlob},
+		{"CONTENT_FAILED", mcp.ContentFailed}, {"CONTENT_TEXT", mcp.ContentText}, {"CONTENT_BLOB", mcp.ContentBlob},
+		{"AS_VALUE", mcp.AsValue}, {"AS_NUMBER_JSON", mcp.AsNumberJSON}, {"AS_ID_JSON", mcp.AsIDJSON},
+		{"AS_RESOURCE", mcp.AsResource}, {"AS_PARAMS", mcp.AsParams}, {"AS_UNREADABLE", mcp.AsUnreadable},
+	} {
+		add(a.name, a.v, "")
+	}
+	return c
+}
+
+// seamJS renders the constants as JavaScript declarations.
+func seamJS() string {
+	var b strings.Builder
+	b.WriteString("// The seam between the loader and Go, generated from Go by wasm/cmd/jsbuild.\n")
+	for _, c := range constants() {
+		v, err := json.Marshal(c.value)
+		if err != nil {
+			panic("jsbuild: " + c.name + ": " + err.Error())
+		}
+		if c.doc != "" {
+			fmt.Fprintf(&b, "// %s\n", c.doc)
+		}
+		fmt.Fprintf(&b, "const %s = %s;\n", c.name, v)
+	}
+	return b.String()
+}

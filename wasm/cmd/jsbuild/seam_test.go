@@ -1,0 +1,217 @@
+package main
+
+import (
+	"bytes"
+	"go/ast"
+	"go/parser"
+	"go/printer"
+	"go/token"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// The seam between the loader and the bridge is checked here, on the host:
+// the functions the loader gives Go (js/loader/host.js) against the bridge's
+// //go:wasmimport declarations, and the exports the loader calls against the
+// bridge's //go:wasmexport functions. The codes, kinds and field orders need
+// no check: the loader receives them from Go (seamJS).
+
+const (
+	bridgeDir = "../../bridge"
+	loaderDir = "../../../js/loader"
+)
+
+// goFunc is a function of the bridge with its directive's name.
+type goFunc struct {
+	sig    string // "func hostGet(id, push int32) int32"
+	params int    // wasm parameters: a string is two
+}
+
+// bridgeFuncs returns the bridge's functions marked with directive
+// ("//go:wasmimport modelcontext" or "//go:wasmexport"), by the name the
+// directive gives.
+func bridgeFuncs(t *testing.T, directive string) map[string]goFunc {
+	t.Helper()
+	fset := token.NewFileSet()
+	files, err := filepath.Glob(filepath.Join(bridgeDir, "*.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]goFunc{}
+	for _, path := range files {
+		if strings.HasSuffix(path, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, path, nil, parser.ParseComments)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range f.Decls {
+			fd, ok := d.(*ast.FuncDecl)
+			if !ok || fd.Doc == nil {
+				continue
+			}
+			for _, c := range fd.Doc.List {
+				name, ok := strings.CutPrefix(c.Text, directive+" ")
+				if !ok {
+					continue
+				}
+				var b bytes.Buffer
+				printer.Fprint(&b, fset, &ast.FuncDecl{Name: fd.Name, Type: fd.Type})
+				n := 0
+				for _, p := range fd.Type.Params.List {
+					width := 1
+					if id, ok := p.Type.(*ast.Ident); ok && id.Name == "string" {
+						width = 2
+					}
+					n += width * max(len(p.Names), 1)
+				}
+				out[strings.TrimSpace(name)] = goFunc{b.String(), n}
+			}
+		}
+	}
+	if len(out) == 0 {
+		t.Fatalf("no %s functions found in %s", directive, bridgeDir)
+	}
+	return out
+}
+
+func loaderSource(t *testing.T, name string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(loaderDir, name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+var jsDocComment = regexp.MustCompile(`/\*.*?\*/`)
+
+// params counts the parameters of a JavaScript parameter list.
+func params(list string) int {
+	list = strings.TrimSpace(jsDocComment.ReplaceAllString(list, ""))
+	if list == "" {
+		return 0
+	}
+	return strings.Count(list, ",") + 1
+}
+
+// TestHostFunctionsMatchTheImports: every member of the loader's host object
+// carries the Go signature of the //go:wasmimport function it implements, as
+// a comment above it, and takes as many parameters as that function passes;
+// both lists have the same names.
+func TestHostFunctionsMatchTheImports(t *testing.T) {
+	imports := bridgeFuncs(t, "//go:wasmimport modelcontext")
+	src := loaderSource(t, "host.js")
+	body := src[strings.Index(src, "const host = {"):]
+	body = body[:strings.Index(body, "\n};")]
+	member := regexp.MustCompile(`(?m)^  // (func .*)\n  (\w+)\(([^)]*(?:\)[^{]*?)?)\) \{`)
+	got := map[string]bool{}
+	for _, m := range member.FindAllStringSubmatch(body, -1) {
+		sig, name, list := m[1], m[2], m[3]
+		got[name] = true
+		want, ok := imports[name]
+		switch {
+		case !ok:
+			t.Errorf("host.%s has no //go:wasmimport modelcontext %s in wasm/bridge", name, name)
+		case sig != want.sig:
+			t.Errorf("host.%s says\n\t%s\nbut wasm/bridge declares\n\t%s", name, sig, want.sig)
+		case params(list) != want.params:
+			t.Errorf("host.%s takes %d parameters; %s passes %d", name, params(list), want.sig, want.params)
+		}
+	}
+	if n := strings.Count(body, "\n  // func "); n != len(got) {
+		t.Errorf("%d signature comments in host, %d members parsed: the parser above missed some", n, len(got))
+	}
+	for name, f := range imports {
+		if !got[name] {
+			t.Errorf("%s (//go:wasmimport modelcontext %s) has no member in the loader's host object", f.sig, name)
+		}
+	}
+}
+
+// TestExportCallsMatchTheExports: every export the loader calls exists, with
+// as many arguments as it takes, and every export is called.
+func TestExportCallsMatchTheExports(t *testing.T) {
+	exports := bridgeFuncs(t, "//go:wasmexport")
+	call := regexp.MustCompile(`\bex\.(mc_\w+)\(`)
+	used := map[string]bool{}
+	for _, name := range files {
+		src := loaderSource(t, name)
+		for _, loc := range call.FindAllStringSubmatchIndex(src, -1) {
+			fn := src[loc[2]:loc[3]]
+			used[fn] = true
+			want, ok := exports[fn]
+			if !ok {
+				t.Errorf("%s calls ex.%s, which wasm/bridge does not export", name, fn)
+				continue
+			}
+			if n := args(src[loc[1]:]); n != want.params {
+				t.Errorf("%s calls ex.%s with %d arguments; %s takes %d", name, fn, n, want.sig, want.params)
+			}
+		}
+	}
+	for name, f := range exports {
+		if !used[name] {
+			t.Errorf("%s (//go:wasmexport %s) is never called by the loader", f.sig, name)
+		}
+	}
+}
+
+// args counts the arguments of a call whose text starts after its "(".
+func args(s string) int {
+	depth, n, any := 0, 1, false
+	for _, c := range s {
+		switch c {
+		case '(', '[', '{':
+			depth++
+		case ')', ']', '}':
+			if depth == 0 {
+				if !any {
+					return 0
+				}
+				return n
+			}
+			depth--
+		case ',':
+			if depth == 0 {
+				n++
+			}
+		}
+		if c != ' ' && c != ')' {
+			any = true
+		}
+	}
+	return -1
+}
+
+// TestTheLoaderDeclaresNoSeamConstant: the constants come from Go only.
+func TestTheLoaderDeclaresNoSeamConstant(t *testing.T) {
+	for _, name := range files {
+		src := loaderSource(t, name)
+		for _, c := range constants() {
+			if regexp.MustCompile(`(?m)^\s*(const|let|var) ` + c.name + `\b`).MatchString(src) {
+				t.Errorf("%s declares %s, which jsbuild generates from Go", name, c.name)
+			}
+		}
+	}
+}
+
+// TestEveryLoaderFileIsBuilt: the list of files is the folder.
+func TestEveryLoaderFileIsBuilt(t *testing.T) {
+	found, _ := filepath.Glob(filepath.Join(loaderDir, "*.js"))
+	var names []string
+	for _, f := range found {
+		names = append(names, filepath.Base(f))
+	}
+	slices.Sort(names)
+	want := slices.Clone(files)
+	slices.Sort(want)
+	if !slices.Equal(names, want) {
+		t.Errorf("js/loader holds %v, jsbuild joins %v", names, want)
+	}
+}
