@@ -39,6 +39,7 @@ function early(mc, r) {
   r.listChangesBeforeReady = r.listChanges.length;
   r.unsubscribeType = typeof mc.subscribeResource('early://a', (v, u) => r.handler.push([u, v]));
   r.read = mc.readResource('early://b');
+  r.read.catch(() => {}); // awaited by the test later; handled now, like a careful page
   r.readMissing = mc.readResource('early://missing');
   r.readMissing.catch(() => {});
   // The unregister of B works before ready: after replay only A remains.

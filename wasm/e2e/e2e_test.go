@@ -56,6 +56,17 @@ func routes(mux *http.ServeMux) {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		w.Write(b)
 	})
+	// HTML where the module should be, as a single-page-app server answers
+	// for a file it does not have.
+	mux.HandleFunc("/html-fallback/modelcontext.wasm", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.Write([]byte("<!doctype html><title>app</title>"))
+	})
+	// Bytes that are not WebAssembly.
+	mux.HandleFunc("/octet/modelcontext.wasm", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/octet-stream")
+		w.Write([]byte("not a module"))
+	})
 	// The module's wasm at another path, for data-wasm.
 	mux.HandleFunc("/alt/mc.wasm", func(w http.ResponseWriter, r *http.Request) {
 		http.ServeFile(w, r, wasm)

@@ -2,8 +2,12 @@ package e2e
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/modelcontext-go/modelcontext/wasm/internal/browsertest"
 )
 
 // SPEC §2: loading, ready, the queue before ready, augmenting an existing
@@ -220,33 +224,21 @@ func TestDataWasm(t *testing.T) {
 	})
 }
 
-// ready rejects with a clear Error when the module cannot load, and every
-// call, queued or later, fails with that error instead of waiting forever.
+// A failed load never breaks the page's own code: ready rejects with an
+// Error that names the URL and the fix; registerResource, queued or later,
+// keeps returning an unregister that does nothing; the consumers fail with
+// that very error; it is reported once with console.error, and a page that
+// handles ready sees no unhandled rejection.
 func TestLoadFailures(t *testing.T) {
 	cases := []struct {
 		name, path, query string
-		mention           string
+		mention           []string
 	}{
-		{"wasm not found", "", "wasm=/missing/nope.wasm", "/missing/nope.wasm"},
-		{"wasm served as text/plain", "", "wasm=/textplain/modelcontext.wasm", "application/wasm"},
-		{"CSP without wasm-unsafe-eval", "/csp-strict.html", "", "wasm-unsafe-eval"},
+		{"wasm not found", "", "wasm=/missing/nope.wasm", []string{"/missing/nope.wasm", "HTTP 404", "data-wasm"}},
+		{"HTML where the wasm should be", "", "wasm=/html-fallback/modelcontext.wasm", []string{"/html-fallback/modelcontext.wasm", "is missing", "HTML"}},
+		{"bytes that are not WebAssembly", "", "wasm=/octet/modelcontext.wasm", []string{"/octet/modelcontext.wasm", "is not a WebAssembly module", "application/octet-stream"}},
+		{"CSP without wasm-unsafe-eval", "/csp-strict.html", "", []string{"wasm-unsafe-eval"}},
 	}
-	const scenario = `
-const mc = document.modelContext;
-let readyErr = null;
-try { await mc.ready; } catch (e) { readyErr = e; }
-if (readyErr === null) return {resolved: true};
-const caught = (fn) => { try { fn(); } catch (e) { return e; } return null; };
-const settled = async (p) => { try { await p; } catch (e) { return e; } return null; };
-const describe = (e) => e === null ? null : {same: e === readyErr, message: e && e.message};
-return {
-  isError: readyErr instanceof Error,
-  message: readyErr.message,
-  register: describe(caught(() => mc.registerResource({uri: 'state://later', name: 'n', get: () => 1}))),
-  subscribe: describe(caught(() => mc.subscribeResource('early://a', () => {}))),
-  read: describe(await settled(mc.readResource('early://a'))),
-  queuedRead: describe(window.__early.threw !== undefined ? window.__early.threw : await settled(window.__early.read)),
-};`
 	wasmOnly(t, func(t *testing.T) {
 		for _, c := range cases {
 			t.Run(c.name, func(t *testing.T) {
@@ -255,36 +247,142 @@ return {
 					q += "&" + c.query
 				}
 				p := open(t, "wasm", c.path, q)
-				type failure struct {
-					Same    bool
-					Message string
-				}
-				var got struct {
-					Resolved                              bool
-					IsError                               bool
-					Message                               string
-					Register, Subscribe, Read, QueuedRead *failure
-				}
-				p.runRaw(scenario, &got)
-				if got.Resolved {
-					t.Fatalf("ready resolved; want it to reject with an Error mentioning %q\n%s", c.mention, p.ConsoleText())
-				}
-				if !got.IsError || !strings.Contains(got.Message, c.mention) {
-					t.Errorf("ready rejected with %q (an Error: %v); want an Error mentioning %q", got.Message, got.IsError, c.mention)
-				}
-				for what, e := range map[string]*failure{"registerResource (throws)": got.Register, "subscribeResource (throws)": got.Subscribe,
-					"readResource (rejects)": got.Read, "a readResource queued before ready (rejects)": got.QueuedRead} {
-					switch {
-					case e == nil:
-						t.Errorf("%s: did not fail", what)
-					case !e.Same:
-						t.Errorf("%s: failed with %q, not with the error ready rejected with (%q)", what, e.Message, got.Message)
-					}
-				}
-				if t.Failed() {
-					t.Log(p.ConsoleText())
-				}
+				checkFailedLoad(t, p, c.mention)
 			})
 		}
 	})
+}
+
+// failedLoadScenario runs after a page's load failed (early.js made calls
+// before it did) and reports what a page sees.
+const failedLoadScenario = `
+const mc = document.modelContext;
+let readyErr = null;
+try { await mc.ready; } catch (e) { readyErr = e; }
+if (readyErr === null) return {resolved: true};
+const caught = (fn) => { try { fn(); } catch (e) { return e; } return null; };
+const settled = async (p) => { try { await p; } catch (e) { return e; } return null; };
+const describe = (e) => e === null ? null : {same: e === readyErr, message: e && e.message};
+let unregisterLater;
+const registerThrew = caught(() => { unregisterLater = mc.registerResource({uri: 'state://later', name: 'n', get: () => 1}); });
+const unregisterThrew = caught(() => { unregisterLater(); unregisterLater(); if (window.__early.unregA) window.__early.unregA(); });
+const invalidThrew = caught(() => mc.registerResource({uri: 'no-scheme', name: 'n', get: () => 1}));
+await H.settle();
+return {
+  isError: readyErr instanceof Error,
+  message: readyErr.message,
+  earlyRegistered: window.__early.unregisterAType === 'function',
+  register: registerThrew === null && typeof unregisterLater === 'function' && unregisterThrew === null,
+  invalidStillThrows: invalidThrew instanceof TypeError,
+  list: describe(caught(() => mc.getResources())),
+  subscribe: describe(caught(() => mc.subscribeResource('early://a', () => {}))),
+  read: describe(await settled(mc.readResource('early://a'))),
+  queuedRead: window.__early.read ? describe(await settled(window.__early.read)) : 'not queued',
+  errors: H.mine('error').filter((m) => m.includes(readyErr.message)).length,
+  uncaught: H.uncaught,
+};`
+
+func checkFailedLoad(t *testing.T, p *page, mention []string) {
+	t.Helper()
+	type failure struct {
+		Same    bool
+		Message string
+	}
+	var got struct {
+		Resolved, IsError, EarlyRegistered, Register, InvalidStillThrows bool
+		Message                                                          string
+		List, Subscribe, Read                                            *failure
+		QueuedRead                                                       json.RawMessage
+		Errors                                                           int
+		Uncaught                                                         []string
+	}
+	p.runRaw(failedLoadScenario, &got)
+	if got.Resolved {
+		t.Fatalf("ready resolved; want it to reject with an Error mentioning %q\n%s", mention, p.ConsoleText())
+	}
+	for _, m := range mention {
+		if !got.IsError || !strings.Contains(got.Message, m) {
+			t.Errorf("ready rejected with %q (an Error: %v); want an Error mentioning %q", got.Message, got.IsError, m)
+		}
+	}
+	if !got.EarlyRegistered || !got.Register {
+		t.Errorf("registerResource broke the page's code: early registrations worked %v, later register/unregister worked %v", got.EarlyRegistered, got.Register)
+	}
+	var queued *failure
+	if string(got.QueuedRead) != `"not queued"` { // a load that failed before early.js could queue a read
+		if err := json.Unmarshal(got.QueuedRead, &queued); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if !got.InvalidStillThrows {
+		t.Error("an invalid descriptor no longer throws its TypeError after a failed load")
+	}
+	for what, e := range map[string]*failure{"getResources (throws)": got.List, "subscribeResource (throws)": got.Subscribe,
+		"readResource (rejects)": got.Read, "a readResource queued before ready (rejects)": queued} {
+		if what[0] == 'a' && string(got.QueuedRead) == `"not queued"` {
+			continue
+		}
+		switch {
+		case e == nil:
+			t.Errorf("%s: did not fail", what)
+		case !e.Same:
+			t.Errorf("%s: failed with %q, not with the error ready rejected with (%q)", what, e.Message, got.Message)
+		}
+	}
+	if got.Errors != 1 {
+		t.Errorf("the failure was reported %d times with console.error, want once", got.Errors)
+	}
+	for _, l := range p.Console() {
+		if strings.Contains(l, "uncaught") || strings.Contains(l, "Uncaught") {
+			t.Errorf("the page saw %s", l)
+		}
+	}
+	if t.Failed() {
+		t.Log(p.ConsoleText())
+	}
+}
+
+// TestWasmUnderAWrongTypeStillLoads: real WebAssembly served as text/plain
+// is compiled anyway, with a warning that names application/wasm.
+func TestWasmUnderAWrongTypeStillLoads(t *testing.T) {
+	wasmOnly(t, func(t *testing.T) {
+		p := open(t, "wasm", "", "wasm=/textplain/modelcontext.wasm")
+		p.expect(lines(
+			`mc.registerResource({uri: 'state://x', name: 'x', get: () => 'works'});`,
+			`return {read: await mc.readResource('state://x'), warned: H.mine('warn').filter((w) => w.includes('application/wasm') && w.includes('text/plain')).length};`,
+		), `{"read": "works", "warned": 1}`)
+	})
+}
+
+// TestFilePage: a page opened from a file says that it needs a web server.
+func TestFilePage(t *testing.T) {
+	wasmOnly(t, func(t *testing.T) {
+		dir := t.TempDir()
+		root := browsertest.RepoRoot()
+		for _, f := range []string{"harness.js", "early.js"} {
+			copyFile(t, filepath.Join(root, "testdata", "pages", f), filepath.Join(dir, f))
+		}
+		for _, f := range []string{"modelcontext.js", "modelcontext.wasm"} {
+			copyFile(t, filepath.Join(root, "dist", f), filepath.Join(dir, f))
+		}
+		html := `<!doctype html><meta charset="utf-8"><script src="harness.js"></script>` +
+			`<script src="modelcontext.js"></script><script src="early.js"></script>`
+		if err := os.WriteFile(filepath.Join(dir, "page.html"), []byte(html), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		tab := browsertest.NewTab(t)
+		tab.Navigate("file://" + filepath.Join(dir, "page.html"))
+		checkFailedLoad(t, &page{Tab: tab, t: t, impl: "wasm"}, []string{"file://", "HTTP", "modelcontext.wasm"})
+	})
+}
+
+func copyFile(t *testing.T, from, to string) {
+	t.Helper()
+	b, err := os.ReadFile(from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(to, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
 }

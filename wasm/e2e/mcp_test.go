@@ -189,11 +189,11 @@ return {
 			"encoded": {"contents": [{"uri": "app://orders/a%20b%2Fc%C3%A9", "mimeType": "application/json", "text": "{\"id\":\"a b/cé\"}"}]},
 			"two": {"contents": [{"uri": "app://users/ann/posts/7", "mimeType": "text/plain", "text": "ann:7"}]},
 			"concreteFirst": {"contents": [{"uri": "app://orders/special", "mimeType": "application/json", "text": "\"concrete\""}]},
-			"crossesSlash": -32602, "emptySegment": -32602, "otherScheme": -32602,
+			"crossesSlash": -32002, "emptySegment": -32002, "otherScheme": -32002,
 			"params": [{"id": "42"}, {"id": "a b/cé"}]}`,
 	},
 	{
-		name: "an unknown uri is -32602 with data.uri",
+		name: "an unknown uri is -32002 with data.uri in a 2025-11-25 session (that revision's SHOULD)",
 		js: `F.resource({uri: 'test://known', name: 'known', value: 1});
 const c = await T.connect();
 const r = await c.call('resources/read', {uri: 'test://unknown'});
@@ -202,14 +202,14 @@ return {
   dataUri: r.error && r.error.data ? r.error.data.uri : null,
   hasMessage: !!r.error && typeof r.error.message === 'string' && r.error.message.length > 0,
 };`,
-		want: `{"code": -32602, "dataUri": "test://unknown", "hasMessage": true}`,
+		want: `{"code": -32002, "dataUri": "test://unknown", "hasMessage": true}`,
 	},
 	{
-		name: "subscribing to an unknown uri is -32602 with data.uri",
+		name: "subscribing to an unknown uri is -32002 with data.uri",
 		js: `const c = await T.connect();
 const r = await c.call('resources/subscribe', {uri: 'test://unknown'});
 return {code: r.error ? r.error.code : r, dataUri: r.error && r.error.data ? r.error.data.uri : null};`,
-		want: `{"code": -32602, "dataUri": "test://unknown"}`,
+		want: `{"code": -32002, "dataUri": "test://unknown"}`,
 	},
 	{
 		name: "an unknown method is -32601",
@@ -241,7 +241,7 @@ return {throws: m(a, /kaboom 42/), rejects: m(b, /async kaboom/), stillServes: a
 		want: `{"throws": [-32603, true], "rejects": [-32603, true], "stillServes": {"result": {}}}`,
 	},
 	{
-		name: "bad params are -32602",
+		name: "bad params are -32602 (an empty uri is a uri no resource has: -32002)",
 		js: `F.resource({uri: 'test://p', name: 'p', value: 1});
 const c = await T.connect();
 const code = async (method, params) => { const r = await c.call(method, params); return r.error ? r.error.code : 'answered'; };
@@ -255,7 +255,7 @@ return {
   unsubscribeUriNull: await code('resources/unsubscribe', {uri: null}),
   stillServes: await c.call('ping'),
 };`,
-		want: `{"readNoParams": -32602, "readNoUri": -32602, "readUriNumber": -32602, "readUriEmpty": -32602,
+		want: `{"readNoParams": -32602, "readNoUri": -32602, "readUriNumber": -32602, "readUriEmpty": -32002,
 			"listCursorNumber": -32602, "subscribeNoUri": -32602, "unsubscribeUriNull": -32602, "stillServes": {"result": {}}}`,
 	},
 	{

@@ -84,3 +84,35 @@ func TestClassicScriptImportedWithQuery(t *testing.T) {
 		t.Errorf("got %+v\n%s", got, tab.ConsoleText())
 	}
 }
+
+// TestBlobScriptWithoutDataWasm: a script loaded from a blob: URL has no
+// folder for its .wasm to be in; without data-wasm the page is told so, and
+// the data-wasm tests cover the other case.
+func TestBlobScriptWithoutDataWasm(t *testing.T) {
+	requireImpl(t, "wasm")
+	tab := browsertest.NewTab(t)
+	tab.Navigate(browsertest.URL(t, "/blank.html"))
+	var got struct {
+		Installed bool
+		Without   string
+	}
+	tab.Eval(`(async () => {
+  const code = await (await fetch('/static/modelcontext.js')).text();
+  const url = URL.createObjectURL(new Blob([code], {type: 'text/javascript'}));
+  const load = (attrs) => new Promise((resolve) => {
+    const s = document.createElement('script');
+    s.src = url;
+    for (const [k, v] of Object.entries(attrs)) s.setAttribute(k, v);
+    s.onload = resolve;
+    document.head.append(s);
+  });
+  await load({});
+  const mc = document.modelContext;
+  const installed = typeof mc.registerResource === 'function';
+  const without = await mc.ready.then(() => 'resolved', (e) => e.message);
+  return {installed, without};
+})()`, &got)
+	if !got.Installed || !strings.Contains(got.Without, "cannot tell where modelcontext.wasm is") || !strings.Contains(got.Without, "data-wasm") {
+		t.Errorf("got %+v\n%s", got, tab.ConsoleText())
+	}
+}

@@ -253,9 +253,13 @@ function wire(opts = {}) {
   const seen = [];
   const handler = (ev) => {
     const d = ev.data;
-    if (!d || typeof d !== 'object' || d.type !== 'mcp') return;
-    if (channel !== '*' && d.channel !== channel) return;
-    seen.push({ channel: d.channel, direction: d.direction, payload: d.payload, origin: ev.origin, sameWindow: ev.source === window });
+    try {
+      if (!d || typeof d !== 'object' || d.type !== 'mcp') return;
+      if (channel !== '*' && d.channel !== channel) return;
+      seen.push({ channel: d.channel, direction: d.direction, payload: d.payload, origin: ev.origin, sameWindow: ev.source === window });
+    } catch {
+      // A forged event whose data throws when read (the tests make some).
+    }
   };
   window.addEventListener('message', handler);
   const w = {

@@ -1,0 +1,145 @@
+package e2e
+
+import "testing"
+
+// The seam itself under fault: the module's raw exports called with
+// arguments the loader never passes, and host functions of the loader that
+// break. Module only.
+
+func TestRawExports(t *testing.T) {
+	wasmOnly(t, func(t *testing.T) {
+		t.Run("out-of-range arguments", func(t *testing.T) {
+			expectNoProblems(t, `
+const problems = [];
+mc.registerResource({uri: 'state://fault/raw', name: 'raw', get: () => 1, subscribe: () => () => {}});
+mc.serveMCP({channel: 'fault-raw'});
+const server = 1; // the first server's ID
+const start = I.stats();
+// 'error': an argument out of range or inconsistent, which must give -1 and
+// a console error; 'quiet': an ID nothing has (e.g. a late result for a
+// resource unregistered since), which may be ignored silently (0).
+const calls = [
+  ['mc_register(1000, 0, 1e9, 0)', () => ex.mc_register(1000, 0, 1e9, 0), 'error'],
+  ['mc_register(1000, 0, -5, 0)', () => ex.mc_register(1000, 0, -5, 0), 'error'],
+  ['mc_register(1000, 0, 0, 0): no fields', () => ex.mc_register(1000, 0, 0, 0), 'error'],
+  ['mc_match(-5)', () => ex.mc_match(-5), 'error'],
+  ['mc_match(2**31-1)', () => ex.mc_match(2 ** 31 - 1), 'error'],
+  ['mc_match(1e9)', () => ex.mc_match(1e9), 'error'],
+  ['mc_subscribe(-1)', () => ex.mc_subscribe(-1), 'quiet'],
+  ['mc_subscribe(1e9)', () => ex.mc_subscribe(1e9), 'quiet'],
+  ['mc_unsubscribe(123456)', () => ex.mc_unsubscribe(123456), 'quiet'],
+  ['mc_unsubscribe(-1)', () => ex.mc_unsubscribe(-1), 'quiet'],
+  ['mc_unregister(-1, 0)', () => ex.mc_unregister(-1, 0), 'quiet'],
+  ['mc_unregister(1e9, 1)', () => ex.mc_unregister(1e9, 1), 'quiet'],
+  ['mc_push(999999, 0)', () => ex.mc_push(999999, 0), 'quiet'],
+  ['mc_push(-7, 1)', () => ex.mc_push(-7, 1), 'quiet'],
+  ['mc_settle(unknown id, push 1, no value)', () => ex.mc_settle(999999, 1, 0, 1, 0), 'quiet'],
+  ['mc_settle(-1, -1, 0, -1, 0)', () => ex.mc_settle(-1, -1, 0, -1, 0), 'quiet'],
+  ['mc_settle(-1, 2**31-1, 0, 0, 0)', () => ex.mc_settle(-1, 2 ** 31 - 1, 0, 0, 0), 'quiet'],
+  ['mc_stats(99)', () => ex.mc_stats(99), 'quiet'],
+  ['mc_mcp_start(1e9)', () => ex.mc_mcp_start(1e9), 'error'],
+  ['mc_mcp_start(-1)', () => ex.mc_mcp_start(-1), 'error'],
+  ['mc_mcp_stop(-3)', () => ex.mc_mcp_stop(-3), 'quiet'],
+  ['mc_mcp_message(unknown server, garbage length)', () => ex.mc_mcp_message(42, 1e9, 1), 'quiet'],
+  ['mc_mcp_message(server, -1)', () => ex.mc_mcp_message(server, -1, 1), 'error'],
+  ['mc_mcp_message(server, 1e9)', () => ex.mc_mcp_message(server, 1e9, 1), 'error'],
+  ['mc_mcp_message(server, 0)', () => ex.mc_mcp_message(server, 0, 1), 'error'],
+  ['mc_mcp_message(server, 3) on stale bytes', () => ex.mc_mcp_message(server, 3, 0), 'quiet'],
+  ['mc_mcp_read_done(unknown server, no value)', () => ex.mc_mcp_read_done(42, 1, 1, 0, 5, 0), 'quiet'],
+  ['mc_mcp_read_done(server, unknown request, errLen 1e9)', () => ex.mc_mcp_read_done(server, 99999, 0, 0, 0, 1e9), 'error'],
+  ['mc_mcp_read_done(server, unknown request, negative errLen)', () => ex.mc_mcp_read_done(server, 99999, 7, 0, -1, -1), 'error'],
+];
+for (const [label, call, want] of calls) {
+  H.clearLog();
+  let r;
+  try { r = call(); } catch (e) { problems.push(label + ' threw ' + e); continue; }
+  const errors = H.log.filter((l) => l.level === 'error').map((l) => l.args.join(' '));
+  if (I.goExited) { problems.push(label + ': the Go runtime exited'); break; }
+  const reported = errors.some((e) => e.includes('modelcontext: internal error'));
+  if (want === 'error' && (r !== -1 || !reported)) problems.push(label + ' returned ' + r + (reported ? ' with' : ' without') + ' a console error; want -1 and a console error');
+  if (want === 'quiet' && r !== 0 && r !== -1) problems.push(label + ' returned ' + r + ', want 0 or -1');
+  if (want === 'quiet' && r === -1 && !reported) problems.push(label + ' returned -1 without a console error');
+}
+const end = I.goExited ? start : I.stats();
+for (const k of ['registrations', 'subscriptions', 'loaderRegistrations', 'loaderHandlers', 'heldValues', 'mcpServers', 'goValueRefs']) {
+  if (end[k] !== start[k]) problems.push(k + ' went from ' + start[k] + ' to ' + end[k]);
+}
+if (end.wasmMemoryBytes - start.wasmMemoryBytes > 64 << 20) {
+  problems.push('WebAssembly memory grew from ' + (start.wasmMemoryBytes >> 20) + ' MiB to ' + (end.wasmMemoryBytes >> 20) + ' MiB');
+}
+// The registration made before is still served.
+if (!I.goExited && await mc.readResource('state://fault/raw') !== 1) problems.push('state://fault/raw no longer reads');
+return {checked: calls.length, problems};
+`)
+		})
+
+		t.Run("value handles the loader never issued", func(t *testing.T) {
+			// mc_settle for an unknown registration and mc_mcp_read_done for
+			// an unknown server release the value handle they are given. A
+			// handle the loader never issued must not be released: it would
+			// corrupt the loader's value table (and a live handle would be
+			// freed while in use).
+			expectNoProblems(t, `
+const problems = [];
+const start = I.stats();
+const calls = [
+  ['mc_settle(unknown id, push 1, handle 77)', () => ex.mc_settle(999999, 1, 77, 1, 0)],
+  ['mc_settle(unknown id, push 1, handle -3)', () => ex.mc_settle(999999, 1, -3, 0, 0)],
+  ['mc_mcp_read_done(unknown server, handle 88)', () => ex.mc_mcp_read_done(42, 1, 1, 88, 5, 0)],
+];
+for (const [label, call] of calls) {
+  H.clearLog();
+  let r;
+  try { r = call(); } catch (e) { problems.push(label + ' threw ' + e); continue; }
+  if (I.goExited) { problems.push(label + ': the Go runtime exited'); break; }
+  if (r !== 0 && r !== -1) problems.push(label + ' returned ' + r + ', want 0 or -1');
+  const s = I.stats();
+  if (s.heldValues !== start.heldValues) problems.push(label + ': heldValues went from ' + start.heldValues + ' to ' + s.heldValues);
+}
+return {checked: calls.length, problems};
+`)
+		})
+	})
+}
+
+// TestLoaderFaultsAreNotAnswers: a host function of the loader that throws
+// (a bug in the loader) reaches Go as a failure, never as a result that
+// also means something: 0 from compare is "unchanged" and would silence a
+// push, 0 from get is "a Promise" and would stall it. The push fails loudly
+// instead, and the next one works.
+func TestLoaderFaultsAreNotAnswers(t *testing.T) {
+	wasmOnly(t, func(t *testing.T) {
+		for _, fn := range []string{"compare", "get", "dispatch"} {
+			t.Run(fn, func(t *testing.T) {
+				var got struct {
+					Events  []int
+					Threw   string
+					Reports int
+				}
+				faultRun(t, `
+const uri = 'state://fault/host';
+let n = 0, onChange;
+mc.registerResource({uri, name: 'h', get: () => ({n}), subscribe: (f) => { onChange = f; return () => {}; }});
+const events = [];
+mc.addEventListener('resourceupdated', (e) => { if (e.detail.uri === uri) events.push(e.detail.value.n); });
+n = 1; onChange();
+n = 2; I.breakHost(`+jsString(fn)+`);
+let threw = '';
+try { onChange(); } catch (e) { threw = e.message; }
+n = 3; onChange();
+await H.settle();
+return {events, threw, reports: H.mine('error').filter((m) => m.includes("internal error in the loader's `+fn+`")).length};
+`, &got)
+				if want := "modelcontext: internal error in onChange: the loader's " + fn + " failed"; got.Threw != want {
+					t.Errorf("the broken push threw %q, want %q", got.Threw, want)
+				}
+				if got.Reports != 1 {
+					t.Errorf("the loader's failure was reported %d times, want once", got.Reports)
+				}
+				if len(got.Events) != 2 || got.Events[0] != 1 || got.Events[1] != 3 {
+					t.Errorf("events %v, want [1 3]: the push after the failure must dispatch", got.Events)
+				}
+			})
+		}
+	})
+}
