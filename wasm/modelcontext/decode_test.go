@@ -41,7 +41,9 @@ func TestDecodeLikeEncodingJSON(t *testing.T) {
 		  "ptr":{"x":7,"Y":"y"},"bytes":"AP8=","arr":[1,2,3],"quoted":"42","byID":{"3":"three"},"x":9,"z":true,"unknown":{"deep":[{}]}}`,
 			func() any { return new(Draft) }},
 		{`{"NAME":"case-insensitive","Count":1,"y":"folded"}`, func() any { return new(Draft) }},
-		{`{"name":null,"missing":null,"ptr":null,"tags":null}`, func() any { return &Draft{Name: "kept", Missing: []string{"x"}, Ptr: &Inner{}, Tags: map[string]string{}} }},
+		{`{"name":null,"missing":null,"ptr":null,"tags":null}`, func() any {
+			return &Draft{Name: "kept", Missing: []string{"x"}, Ptr: &Inner{}, Tags: map[string]string{}}
+		}},
 		{`[]`, func() any { return new([]int) }},
 		{`[1,2]`, func() any { return &[]int{9, 9, 9} }},
 		{`[1]`, func() any { return &[3]int{9, 9, 9} }},
