@@ -9,7 +9,7 @@ ADDR     ?= 127.0.0.1:8080
 FUZZTIME ?= 5s
 GO_SOURCES := $(shell find wasm -name '*.go' -not -name '*_test.go' -not -path 'wasm/cmd/*') wasm/cmd/modelcontext/main.go go.mod
 
-.PHONY: build demo test test-deps test-host test-wasm test-browser lint types fuzz size bench clean mcpclient
+.PHONY: build demo test test-deps test-host test-wasm test-browser test-goapi lint types fuzz size bench clean mcpclient
 
 build: dist/modelcontext.wasm dist/modelcontext.js
 
@@ -103,7 +103,19 @@ test-wasm: test-deps
 test-browser: build test-deps mcpclient
 	CHROMIUM="$(BIN)/chromium" $(GO) test -count=1 ./wasm/e2e/... ./wasm/cmd/...
 
-test: lint types test-host test-wasm test-browser
+# test-goapi: the Go API for Go WebAssembly apps (wasm/modelcontext). Its pure
+# core and its docs test (a fresh module built from its README, loaded beside
+# the module in Chromium) on the host with -race; then its browser tests,
+# compiled to WebAssembly and run by wasmbrowsertest, against the built module,
+# which they embed from the package's testdata/dist (git-ignored copies).
+GOAPI := wasm/modelcontext
+
+test-goapi: build test-deps
+	cp dist/modelcontext.js dist/modelcontext.wasm $(GOAPI)/testdata/dist/
+	CHROMIUM="$(BIN)/chromium" $(GO) test -race -count=1 ./$(GOAPI)/...
+	PATH="$(BIN):$$PATH" GOOS=js GOARCH=wasm $(GO) test -count=1 -exec="$(BIN)/go_js_wasm_exec" ./$(GOAPI)/...
+
+test: lint types test-host test-wasm test-browser test-goapi
 
 fuzz:
 	$(MAKE) test-host FUZZTIME=2m
