@@ -9,9 +9,25 @@ ADDR     ?= 127.0.0.1:8080
 FUZZTIME ?= 5s
 GO_SOURCES := $(shell find wasm -name '*.go' -not -name '*_test.go' -not -path 'wasm/cmd/*') wasm/cmd/modelcontext/main.go go.mod
 
-.PHONY: build demo test test-deps test-host test-wasm test-browser test-goapi lint types fuzz size bench clean mcpclient
+.PHONY: build demo test test-deps test-host test-wasm test-browser test-goapi demo-app lint types fuzz size bench clean mcpclient
 
-build: dist/modelcontext.wasm dist/modelcontext.js
+build: dist/modelcontext.wasm dist/modelcontext.js demo-app
+
+# demo-app: the demo's Go app (the delivery estimate in the checkout, written
+# with wasm/modelcontext), and Go's own wasm_exec.js to run it. A separate
+# program beside the module: dom/v2 and the Go API never enter
+# dist/modelcontext.wasm.
+DEMO_APP_SOURCES := $(shell find wasm/modelcontext wasm/cmd/delivery -name '*.go' -not -name '*_test.go') go.mod go.sum
+
+demo-app: dist/delivery.wasm dist/wasm_exec.js
+
+dist/delivery.wasm: $(DEMO_APP_SOURCES)
+	@mkdir -p dist
+	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags='-s -w' -o $@ ./wasm/cmd/delivery
+
+dist/wasm_exec.js: $(WASM_EXEC)
+	@mkdir -p dist
+	cp $(WASM_EXEC) $@
 
 dist/modelcontext.wasm: $(GO_SOURCES)
 	@mkdir -p dist
