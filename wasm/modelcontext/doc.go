@@ -82,7 +82,8 @@
 //
 // # Size
 //
-// The package uses syscall/js, reflect and strconv, not encoding/json, fmt
-// or DOM bindings such as honnef.co/go/js/dom/v2 (which an app may of course
-// use itself): see README.md beside this file for the measured sizes.
+// The package uses syscall/js, context, reflect and strconv, not
+// encoding/json, fmt or DOM bindings such as honnef.co/go/js/dom/v2 (which an
+// app may of course use itself): see README.md beside this file for the
+// measured sizes.
 package modelcontext
