@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -28,6 +29,45 @@ var (
 	unmarshalerType     = reflect.TypeFor[jsonUnmarshaler]()
 	textUnmarshalerType = reflect.TypeFor[encoding.TextUnmarshaler]()
 )
+
+// marshalMethods says which of MarshalJSON and MarshalText a type has, on
+// its values or on pointers to them.
+type marshalMethods uint8
+
+const (
+	valueMarshaler marshalMethods = 1 << iota
+	ptrMarshaler
+	valueTextMarshaler
+	ptrTextMarshaler
+)
+
+var methodCache sync.Map // reflect.Type → marshalMethods
+
+// methodsOf returns t's marshal methods, looked up once per type: asking
+// reflect on every value is what made encoding slow in WebAssembly.
+func methodsOf(t reflect.Type) marshalMethods {
+	if m, ok := methodCache.Load(t); ok {
+		return m.(marshalMethods)
+	}
+	var m marshalMethods
+	if t.Implements(marshalerType) {
+		m |= valueMarshaler
+	}
+	if t.Implements(textMarshalerType) {
+		m |= valueTextMarshaler
+	}
+	if t.Kind() != reflect.Pointer {
+		pt := reflect.PointerTo(t)
+		if pt.Implements(marshalerType) {
+			m |= ptrMarshaler
+		}
+		if pt.Implements(textMarshalerType) {
+			m |= ptrTextMarshaler
+		}
+	}
+	methodCache.Store(t, m)
+	return m
+}
 
 // maxDepth bounds how deeply values nest, so that a cycle through pointers,
 // maps or slices is an error instead of a stack overflow.
@@ -89,17 +129,17 @@ func (e *encoder) value(v reflect.Value, depth int) error {
 		return fail("nested more than " + strconv.Itoa(maxDepth) + " levels deep (is there a cycle?)")
 	}
 	t := v.Type()
-	if t.Kind() != reflect.Pointer && v.CanAddr() && reflect.PointerTo(t).Implements(marshalerType) {
-		return e.marshaler(v.Addr())
-	}
-	if t.Implements(marshalerType) {
-		return e.marshaler(v)
-	}
-	if t.Kind() != reflect.Pointer && v.CanAddr() && reflect.PointerTo(t).Implements(textMarshalerType) {
-		return e.textMarshaler(v.Addr())
-	}
-	if t.Implements(textMarshalerType) {
-		return e.textMarshaler(v)
+	if m := methodsOf(t); m != 0 {
+		switch {
+		case m&ptrMarshaler != 0 && v.CanAddr():
+			return e.marshaler(v.Addr())
+		case m&valueMarshaler != 0:
+			return e.marshaler(v)
+		case m&ptrTextMarshaler != 0 && v.CanAddr():
+			return e.textMarshaler(v.Addr())
+		case m&valueTextMarshaler != 0:
+			return e.textMarshaler(v)
+		}
 	}
 	switch t.Kind() {
 	case reflect.Bool:
