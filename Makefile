@@ -7,11 +7,27 @@ CACHE    := $(CURDIR)/.cache
 BIN      := $(CACHE)/bin
 ADDR     ?= 127.0.0.1:8080
 FUZZTIME ?= 5s
-GO_SOURCES := $(shell find wasm -name '*.go' -not -name '*_test.go' -not -path 'wasm/cmd/*') wasm/cmd/modelcontext/main.go go.mod
+GO_SOURCES := $(shell find wasm -name '*.go' -not -name '*_test.go' -not -path 'wasm/cmd/*' -not -path 'wasm/modelcontext/*' -not -path 'wasm/e2e/*') wasm/cmd/modelcontext/main.go go.mod
 
-.PHONY: build demo test test-deps test-host test-wasm test-browser lint types check-loader fuzz size bench clean mcpclient
+.PHONY: build demo test test-deps test-host test-wasm test-browser test-goapi demo-app lint types check-loader fuzz size bench clean mcpclient
 
 build: dist/modelcontext.wasm dist/modelcontext.js dist/modelcontext.mjs
+
+# demo-app: the demo's Go app (the delivery estimate in the checkout, written
+# with wasm/modelcontext), and Go's own wasm_exec.js to run it. A separate
+# program beside the module: dom/v2 and the Go API never enter
+# dist/modelcontext.wasm.
+DEMO_APP_SOURCES := $(shell find wasm/modelcontext wasm/cmd/delivery -name '*.go' -not -name '*_test.go') go.mod go.sum
+
+demo-app: dist/delivery.wasm dist/wasm_exec.js
+
+dist/delivery.wasm: $(DEMO_APP_SOURCES)
+	@mkdir -p dist
+	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags='-s -w' -o $@ ./wasm/cmd/delivery
+
+dist/wasm_exec.js: $(WASM_EXEC)
+	@mkdir -p dist
+	cp $(WASM_EXEC) $@
 
 dist/modelcontext.wasm: $(GO_SOURCES)
 	@mkdir -p dist
@@ -22,7 +38,7 @@ dist/modelcontext.wasm: $(GO_SOURCES)
 dist/modelcontext.js dist/modelcontext.mjs &: $(wildcard js/loader/*.js) $(WASM_EXEC) $(wildcard wasm/cmd/jsbuild/*.go) $(GO_SOURCES)
 	$(GO) run ./wasm/cmd/jsbuild -o dist -wasm-exec $(WASM_EXEC)
 
-demo: build mcpclient
+demo: build demo-app mcpclient
 	$(GO) run ./wasm/cmd/serve -addr $(ADDR) -demo demo -dist dist -vendor testdata/out
 
 # bench: the module side by side with the plain-JS reference, and its MCP
@@ -114,10 +130,22 @@ $(BRIDGE_GOROOT)/lib/wasm/wasm_exec.js: $(WASM_EXEC) wasm/bridge/testdata/testho
 test-wasm: test-deps $(BRIDGE_GOROOT)/lib/wasm/wasm_exec.js
 	PATH="$(BIN):$$PATH" GOOS=js GOARCH=wasm $(GO) test -count=1 -exec="env GOROOT=$(BRIDGE_GOROOT) $(BIN)/go_js_wasm_exec" ./wasm/bridge/...
 
-test-browser: build test-deps mcpclient
+test-browser: build demo-app test-deps mcpclient
 	CHROMIUM="$(BIN)/chromium" $(GO) test -count=1 -timeout 30m ./wasm/e2e/... ./wasm/cmd/...
 
-test: lint types check-loader test-host test-wasm test-browser
+# test-goapi: the Go API for Go WebAssembly apps (wasm/modelcontext). Its pure
+# core and its docs test (a fresh module built from its README, loaded beside
+# the module in Chromium) on the host with -race; then its browser tests,
+# compiled to WebAssembly and run by wasmbrowsertest, against the built module,
+# which they embed from the package's testdata/dist (git-ignored copies).
+GOAPI := wasm/modelcontext
+
+test-goapi: build test-deps
+	cp dist/modelcontext.js dist/modelcontext.wasm $(GOAPI)/testdata/dist/
+	CHROMIUM="$(BIN)/chromium" $(GO) test -race -count=1 ./$(GOAPI)/...
+	PATH="$(BIN):$$PATH" GOOS=js GOARCH=wasm $(GO) test -count=1 -exec="$(BIN)/go_js_wasm_exec" ./$(GOAPI)/...
+
+test: lint types check-loader test-host test-wasm test-browser test-goapi
 
 fuzz:
 	$(MAKE) test-host FUZZTIME=2m

@@ -248,6 +248,11 @@ const (
 	cartURI       = "state://cart"
 	draftURI      = "state://checkout-draft"
 	orderTemplate = "state://order/{id}"
+	// deliveryURI is registered by the page's Go app (wasm/cmd/delivery),
+	// not by its JavaScript: it follows the checkout draft and calls
+	// onChange on every draft push, so the module suppresses the pushes
+	// that leave the estimate (country and speed) as it was.
+	deliveryURI = "state://delivery"
 )
 
 // readTemplate types id into the order template's Read box under list (the
@@ -293,7 +298,9 @@ func TestDemoShop(t *testing.T) {
 	tab.Navigate(base + "?tick=150")
 	tab.Eval(`document.modelContext.ready.then(() => true)`, nil)
 	tab.Eval(listenEvents, nil)
-	v.uris = []string{pageURI, cartURI, draftURI}
+	// The Go app registers its resource once its own .wasm has started,
+	// after the shop's three.
+	v.uris = []string{pageURI, cartURI, draftURI, deliveryURI}
 	if s := v.expect("loading the page"); s.Status != "ready" {
 		t.Fatalf("panel status = %q, want ready", s.Status)
 	}
@@ -331,6 +338,9 @@ func TestDemoShop(t *testing.T) {
 	// between "Ada" and "Lovelace" changes nothing until the "L" follows.
 	v.run("type the name", chromedp.SendKeys(`#f-name`, "Ada Lovelace", chromedp.ByQuery))
 	v.add(draftURI, 11, 1)
+	// The Go app hears the 11 dispatched drafts: the first estimate is
+	// dispatched, the 10 unchanged ones are suppressed.
+	v.add(deliveryURI, 1, 10)
 	v.expect(`typing "Ada Lovelace"`)
 	// A trailing space, then deleting it: two input events, no change.
 	v.run("type a trailing space", chromedp.SendKeys(`#f-name`, kb.End+" ", chromedp.ByQuery))
@@ -345,6 +355,7 @@ func TestDemoShop(t *testing.T) {
 	v.run("type a digit", chromedp.SendKeys(`#f-postcode`, "9", chromedp.ByQuery))
 	v.run("delete it", chromedp.SendKeys(`#f-postcode`, kb.Backspace, chromedp.ByQuery))
 	v.add(draftURI, 2, 0)
+	v.add(deliveryURI, 0, 2)
 	v.expect("typing a postcode digit and deleting it")
 
 	// "1017 ab": the space is suppressed until "a" follows; the letters are
@@ -357,11 +368,26 @@ func TestDemoShop(t *testing.T) {
 	v.add(draftURI, 14, 1)
 	v.run("type the city", chromedp.SendKeys(`#f-city`, "Amsterdam", chromedp.ByQuery))
 	v.add(draftURI, 9, 0)
+	v.add(deliveryURI, 0, 6+15+14+9) // the address changes no estimate
 	v.expect("filling in the address")
 
 	v.run("choose express", chromedp.Click(`input[name="shipping"][value="express"]`, chromedp.ByQuery))
 	v.add(draftURI, 1, 0)
+	v.add(deliveryURI, 1, 0) // a new estimate
 	v.expect("choosing express delivery")
+	// The Go app's resource, read like any other, and its card.
+	var estimate struct {
+		Country, Shipping string
+		MinDays, MaxDays  int
+		ShippingCents     int
+	}
+	tab.Eval(`document.modelContext.readResource('state://delivery')`, &estimate)
+	var card struct{ State, Text string }
+	tab.Eval(`({ state: document.querySelector('#delivery').dataset.state, text: document.querySelector('#delivery .delivery-text').textContent })`, &card)
+	if estimate.Country != "NL" || estimate.Shipping != "express" || estimate.MinDays != 1 || estimate.MaxDays != 1 || estimate.ShippingCents != 650 ||
+		card.State != "ready" || card.Text != "Express to the Netherlands: next working day · €6.50" {
+		t.Fatalf("the Go app's delivery estimate: read %+v, card %+v", estimate, card)
+	}
 	// Clicking the option that is already chosen fires no input event at all.
 	v.run("choose express again", chromedp.Click(`input[name="shipping"][value="express"]`, chromedp.ByQuery))
 	v.expect("choosing express delivery again")
@@ -384,6 +410,7 @@ func TestDemoShop(t *testing.T) {
 	v.uris = append(v.uris, orderURI)
 	v.add(cartURI, 1, 0)
 	v.add(draftURI, 1, 0)
+	v.add(deliveryURI, 1, 0) // the reset form is back to standard delivery
 	v.add(pageURI, 1, 0)
 	// The order service is polled on a timer; each poll pushes, and the polls
 	// that report the status the last one did are suppressed:
@@ -742,9 +769,16 @@ func TestDemoMCP(t *testing.T) {
 	tab.Eval(`document.modelContext.ready.then(() => true)`, nil)
 
 	want := map[string]int{}
-	m := expectMCP(v, "loading the page", want, nil)
-	if !slices.Equal(m.MCPURIs, []string{pageURI, cartURI, draftURI}) {
-		t.Fatalf("MCP resources = %q, want [%s %s %s]", m.MCPURIs, pageURI, cartURI, draftURI)
+	// Wait for the Go app's resource too: the client must have listed and
+	// subscribed to it before its first push.
+	m := expectMCP(v, "loading the page", want, func(m mcpView) string {
+		if !slices.Contains(m.PageURIs, deliveryURI) {
+			return "  the Go app's " + deliveryURI + " is not listed yet\n"
+		}
+		return ""
+	})
+	if !slices.Equal(m.MCPURIs, []string{pageURI, cartURI, draftURI, deliveryURI}) {
+		t.Fatalf("MCP resources = %q, want [%s %s %s %s]", m.MCPURIs, pageURI, cartURI, draftURI, deliveryURI)
 	}
 	if !strings.Contains(m.StatusText, "protocol 2025-11-25") {
 		t.Errorf("MCP status %q does not name the negotiated protocol 2025-11-25", m.StatusText)
@@ -804,6 +838,7 @@ func TestDemoMCP(t *testing.T) {
 	want[pageURI] = 1
 	v.run("type a letter", chromedp.SendKeys(`#f-name`, "A", chromedp.ByQuery))
 	want[draftURI] = 1
+	want[deliveryURI] = 1 // the Go app's first estimate; later drafts leave it unchanged
 	expectMCP(v, "going to checkout and typing a letter", want, nil)
 	v.run("type a trailing space", chromedp.SendKeys(`#f-name`, " ", chromedp.ByQuery))
 	expectMCP(v, "typing a trailing space", want, func(m mcpView) string {

@@ -1,0 +1,82 @@
+package modelcontext
+
+import (
+	"errors"
+	"strings"
+)
+
+// ErrNotFound is the error of a Read, ReadInto or Subscribe of a uri that no
+// resource or template answers. The error returned is an [*Error] whose
+// message names the uri; test for it with errors.Is(err, ErrNotFound).
+var ErrNotFound = errors.New("modelcontext: no resource is registered for that uri")
+
+// ErrNotLoaded means that the page has no document.modelContext with the
+// module's members: modelcontext.js is not loaded (yet). Load it with a
+// script tag before the app starts, call [Ready] to wait for a tag later in
+// the page, or call [Load].
+var ErrNotLoaded = errors.New("modelcontext: the module is not loaded on this page (no document.modelContext.registerResource); add <script src=\".../modelcontext.js\"> or call modelcontext.Load")
+
+// Error is an error that came from JavaScript: thrown or rejected by the
+// module (an invalid descriptor, an unknown uri, a module that failed to
+// load) or by a resource's getter.
+type Error struct {
+	// Name is the JavaScript error's name: "TypeError", "NotFoundError",
+	// "Error", and so on.
+	Name string
+	// Message is the JavaScript error's message. The module's messages
+	// start with "modelcontext:".
+	Message string
+	// Field is, for a TypeError about a descriptor, the field it names as
+	// the module spells it ("uri", "name", "uriTemplate",
+	// "annotations.priority"); otherwise empty.
+	Field string
+}
+
+func (e *Error) Error() string {
+	if strings.HasPrefix(e.Message, "modelcontext:") {
+		return e.Message
+	}
+	if e.Name == "" {
+		return "modelcontext: " + e.Message
+	}
+	return "modelcontext: " + e.Name + ": " + e.Message
+}
+
+// Is reports whether e is a NotFoundError, so that errors.Is(err,
+// ErrNotFound) holds for the module's unknown-uri errors.
+func (e *Error) Is(target error) bool {
+	return target == ErrNotFound && e.Name == "NotFoundError"
+}
+
+// newError builds the Error of a JavaScript error with this name and
+// message, finding the descriptor field a TypeError names.
+func newError(name, message string) *Error {
+	e := &Error{Name: name, Message: message}
+	if name == "TypeError" {
+		e.Field = fieldNamed(message)
+	}
+	return e
+}
+
+// fieldNamed returns the field that one of the module's descriptor messages
+// names: `modelcontext: registerResource: "uri" must not be empty`, or
+// `... reading "title" threw: ...`. It returns "" for other messages.
+func fieldNamed(message string) string {
+	rest, ok := strings.CutPrefix(message, "modelcontext: ")
+	if !ok {
+		return ""
+	}
+	_, rest, ok = strings.Cut(rest, ": ")
+	if !ok {
+		return ""
+	}
+	rest = strings.TrimPrefix(rest, "reading ")
+	if !strings.HasPrefix(rest, `"`) {
+		return ""
+	}
+	name, _, ok := strings.Cut(rest[1:], `"`)
+	if !ok {
+		return ""
+	}
+	return name
+}

@@ -1,0 +1,108 @@
+package modelcontext
+
+// Resource describes a live resource for [Register].
+type Resource struct {
+	// URI is the resource's stable identity: a scheme, ":", and at least one
+	// more character, e.g. "state://cart". Required.
+	URI string
+	// Name is a short logical name, e.g. "cart". Required.
+	Name string
+	// Title and Description are human text an agent reads to understand
+	// the value.
+	Title       string
+	Description string
+	// MimeType defaults to "application/json".
+	MimeType string
+	// Annotations are optional MCP annotations.
+	Annotations *Annotations
+	// Get returns the current value. It is called on every read and every
+	// push, inside a call from JavaScript: it must return at once, without
+	// blocking (no channel receive that waits, no network call; keep a copy
+	// that goroutines update and return that). Required.
+	//
+	// The value is sent to JavaScript as described in the package
+	// documentation (see "Values"). An error, a panic or a value that
+	// cannot be encoded makes that read fail; it never stops the program.
+	Get func() (any, error)
+	// Subscribe, if set, is the push source: it is called once, by
+	// Register, and must arrange for onChange to be called whenever the
+	// value may have changed, returning a function that stops that. The
+	// module then calls Get and sends the value on only if it differs from
+	// the last one sent. onChange may be called from any goroutine, and
+	// does nothing once the resource is unregistered or replaced. A
+	// [Notifier] is a ready-made Subscribe. Without Subscribe the resource
+	// is pull-only.
+	Subscribe func(onChange func()) (stop func())
+}
+
+// Template describes a URI template resource for [RegisterTemplate]: a
+// family of resources read on demand, such as "app://orders/{id}".
+type Template struct {
+	// URITemplate is an RFC 6570 level 1 template: each {name} matches one
+	// non-empty run of characters without "/". Required.
+	URITemplate string
+	// Name, Title, Description, MimeType and Annotations are as in Resource.
+	Name        string
+	Title       string
+	Description string
+	MimeType    string
+	Annotations *Annotations
+	// Get returns the value of the resource the template's parameters
+	// name, e.g. {"id": "42"} for "app://orders/42" (percent-decoded).
+	// The rules of Resource.Get apply. Required.
+	Get func(params map[string]string) (any, error)
+}
+
+// Annotations are the MCP annotations of a resource.
+type Annotations struct {
+	// Audience says who the resource is for: "user", "assistant" or both.
+	Audience []string `json:"audience,omitempty"`
+	// Priority is how important the resource is, from 0 (least) to 1
+	// (most); nil leaves it unset. In Go 1.26: Priority: new(0.8).
+	Priority *float64 `json:"priority,omitempty"`
+	// LastModified is when the resource last changed, as an ISO 8601 date,
+	// e.g. t.Format(time.RFC3339).
+	LastModified string `json:"lastModified,omitempty"`
+}
+
+// Info is a resource as [Resources] and [OnListChanged] list it.
+type Info struct {
+	URI          string       `json:"uri"`
+	Name         string       `json:"name"`
+	Title        string       `json:"title,omitempty"`
+	Description  string       `json:"description,omitempty"`
+	MimeType     string       `json:"mimeType"`
+	Annotations  *Annotations `json:"annotations,omitempty"`
+	Subscribable bool         `json:"subscribable"` // it has a push source
+}
+
+// TemplateInfo is a template as [Templates] lists it.
+type TemplateInfo struct {
+	URITemplate string       `json:"uriTemplate"`
+	Name        string       `json:"name"`
+	Title       string       `json:"title,omitempty"`
+	Description string       `json:"description,omitempty"`
+	MimeType    string       `json:"mimeType"`
+	Annotations *Annotations `json:"annotations,omitempty"`
+}
+
+// resourceDescriptor and templateDescriptor are the descriptors the module's
+// registerResource reads, without get and subscribe. Empty required fields
+// are sent as they are, so that the module's own validation names them.
+type resourceDescriptor struct {
+	URI         string       `json:"uri"`
+	Name        string       `json:"name"`
+	Title       string       `json:"title,omitempty"`
+	Description string       `json:"description,omitempty"`
+	MimeType    string       `json:"mimeType,omitempty"`
+	Annotations *Annotations `json:"annotations,omitempty"`
+}
+
+type templateDescriptor struct {
+	URITemplate string       `json:"uriTemplate"`
+	Name        string       `json:"name"`
+	Title       string       `json:"title,omitempty"`
+	Description string       `json:"description,omitempty"`
+	MimeType    string       `json:"mimeType,omitempty"`
+	Annotations *Annotations `json:"annotations,omitempty"`
+}
