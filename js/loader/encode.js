@@ -23,7 +23,8 @@ function room(n) {
 }
 
 /**
- * put writes one field. v is a plain value (see plain): put never throws.
+ * put writes one field. An array must be a plain copy (reading the items of
+ * a hostile array may throw); then put never throws.
  * @param {any} v
  * @param {number} depth
  */
@@ -53,15 +54,6 @@ function put(v, depth) {
 }
 
 /**
- * plain returns v ready for put: an array becomes a plain copy of its items
- * (which may throw, for a hostile array or Proxy); anything else is as it is.
- * @param {any} v
- */
-function plain(v) {
-  return kindOf(v) === K_ARRAY ? Array.prototype.slice.call(v) : v;
-}
-
-/**
  * encodeValues writes values as fields into Go's buffer and returns their
  * length.
  * @param {any[]} values
@@ -73,67 +65,114 @@ function encodeValues(values) {
 }
 
 /**
- * walk follows path from root through members of plain objects; a step into
- * anything else gives undefined. A getter on the way may throw.
- * @param {any} root
- * @param {string[]} path
+ * @typedef {object} ExtractNode a step of the paths of an extraction table,
+ * compiled once: the fields that take the value reached here, and the steps
+ * below it
+ * @property {string} key
+ * @property {number[]} fields
+ * @property {ExtractNode[]} children
  */
-function walk(root, path) {
-  let v = root;
-  for (let i = 0; i < path.length; i++) {
-    if (v === null || typeof v !== "object" || Array.isArray(v)) return undefined;
-    v = v[path[i]];
-  }
-  return v;
+
+/**
+ * compileExtracts turns an extraction table from Go (MESSAGE_FIELDS,
+ * OPTION_FIELDS: a path and an `as` per field) into a tree of its paths, so
+ * that each member of a message is read once, however many fields start
+ * with it.
+ * @param {{path: string[], as?: string}[]} fields
+ */
+function compileExtracts(fields) {
+  /** @type {ExtractNode} */
+  const root = { key: "", fields: [], children: [] };
+  fields.forEach((f, i) => {
+    let node = root;
+    for (const key of f.path) {
+      let next = node.children.find((c) => c.key === key);
+      if (!next) node.children.push((next = { key, fields: [], children: [] }));
+      node = next;
+    }
+    if (f.as !== AS_UNREADABLE) node.fields.push(i);
+  });
+  return { fields, root, values: new Array(fields.length) };
 }
 
 /**
- * encodeExtracts writes the fields that `fields` (a table from Go:
- * MESSAGE_FIELDS, OPTION_FIELDS) says to take from root, and returns their
- * length. A member whose getter throws counts as undefined and makes the
- * AS_UNREADABLE field true.
- * @param {{path: string[], as?: string}[]} fields
+ * extract reads, below v, the members the node's subtree names into values
+ * (by field index): a step goes only into a plain object (not an array or
+ * null); anything else gives undefined below it. It reports whether a getter
+ * threw; what is below a member that threw is undefined.
+ * @param {ExtractNode} node
+ * @param {any} v
+ * @param {any[]} values
+ */
+function extract(node, v, values) {
+  let threw = false;
+  for (let i = 0; i < node.fields.length; i++) values[node.fields[i]] = v;
+  if (node.children.length === 0) return false;
+  const object = v !== null && typeof v === "object" && !Array.isArray(v);
+  for (let i = 0; i < node.children.length; i++) {
+    const child = node.children[i];
+    let w;
+    if (object) {
+      try {
+        w = v[child.key];
+      } catch {
+        threw = true;
+      }
+    }
+    if (extract(child, w, values)) threw = true;
+  }
+  return threw;
+}
+
+/**
+ * encodeExtracts writes the fields that a compiled extraction table says to
+ * take from root, and returns their length. A member whose getter throws
+ * counts as undefined and makes the AS_UNREADABLE field true.
+ * @param {ReturnType<typeof compileExtracts>} table
  * @param {any} root
  */
-function encodeExtracts(fields, root) {
+function encodeExtracts(table, root) {
+  const { fields, values } = table;
+  let unreadable = extract(table.root, root, values);
   pos = 0;
-  let unreadable = false;
   /** @type {string | undefined} */
   let resolvedURI;
   /** @type {any} */
   let resolved;
   for (let i = 0; i < fields.length; i++) {
-    const f = fields[i];
-    let v;
-    if (f.as === AS_UNREADABLE) {
-      v = unreadable;
-    } else {
-      try {
-        v = plain(walk(root, f.path));
-      } catch {
-        v = undefined;
-        unreadable = true;
-      }
-      switch (f.as) {
-        case AS_NUMBER_JSON:
-          v = typeof v === "number" ? JSON.stringify(v) : undefined;
+    let v = values[i];
+    values[i] = undefined;
+    switch (fields[i].as) {
+      case AS_NUMBER_JSON:
+        v = typeof v === "number" ? JSON.stringify(v) : undefined;
+        break;
+      case AS_ID_JSON:
+        v = typeof v === "string" || typeof v === "number" ? JSON.stringify(v) : undefined;
+        break;
+      case AS_RESOURCE:
+      case AS_PARAMS:
+        if (typeof v !== "string") {
+          v = undefined;
           break;
-        case AS_ID_JSON:
-          v = typeof v === "string" || typeof v === "number" ? JSON.stringify(v) : undefined;
-          break;
-        case AS_RESOURCE:
-        case AS_PARAMS:
-          if (typeof v !== "string") {
+        }
+        if (v !== resolvedURI) {
+          resolvedURI = v;
+          resolved = resolve(v);
+        }
+        v = fields[i].as === AS_RESOURCE ? (resolved ? resolved.id : 0) : resolved && resolved.template ? resolvedParams : undefined;
+        break;
+      case AS_UNREADABLE:
+        v = unreadable;
+        break;
+      default: // AS_VALUE: an array as a plain copy of its items
+        if (kindOf(v) === K_ARRAY) {
+          try {
+            v = Array.prototype.slice.call(v);
+          } catch {
             v = undefined;
-            break;
+            unreadable = true;
           }
-          if (v !== resolvedURI) {
-            resolvedURI = v;
-            resolved = resolve(v);
-          }
-          v = f.as === AS_RESOURCE ? (resolved ? resolved.id : 0) : resolved && resolved.template ? resolvedParams : undefined;
-          break;
-      }
+        }
     }
     put(v, 0);
   }

@@ -198,15 +198,19 @@ function imports() {
   /** @type {Record<string, Function>} */
   const o = {};
   for (const [name, f] of Object.entries(host)) {
-    o[name] = function () {
+    const fn = /** @type {Function} */ (f);
+    // No host function takes more than seven numbers: extra undefined
+    // arguments are free, where arguments and apply are not.
+    o[name] = (/** @type {any} */ a, /** @type {any} */ b, /** @type {any} */ c, /** @type {any} */ d,
+      /** @type {any} */ e, /** @type {any} */ g, /** @type {any} */ h) => {
       try {
         if (brokenHost === name) {
           brokenHost = null;
           throw new Error("broken by the test");
         }
-        return /** @type {Function} */ (f).apply(undefined, arguments);
-      } catch (e) {
-        quietError(`modelcontext: internal error in the loader's ${name}:`, e);
+        return fn(a, b, c, d, e, g, h);
+      } catch (err) {
+        quietError(`modelcontext: internal error in the loader's ${name}:`, err);
         try {
           new Int32Array(ex.mem.buffer, faultAddr, 1)[0] = 1;
         } catch {}

@@ -8,6 +8,8 @@
 const mcpServers = new Map();
 // "/" posts to this window's own origin, whatever it is.
 const targetOrigin = "/";
+const messageFields = compileExtracts(MESSAGE_FIELDS);
+const optionFields = compileExtracts(OPTION_FIELDS);
 
 // Messages are posted after Go has returned, with no wasm frames on the
 // stack (posting from deep inside them measured slower), in the order Go
@@ -35,7 +37,7 @@ function mcpOpen(server, channel) {
       const d = ev.data;
       if (d === null || typeof d !== "object" || d.type !== "mcp" || d.channel !== channel || d.direction !== "client-to-server") return;
       if (state !== READY) return;
-      const n = encodeExtracts(MESSAGE_FIELDS, { origin: ev.origin, payload: d.payload });
+      const n = encodeExtracts(messageFields, { origin: ev.origin, payload: d.payload });
       inMessage = true;
       try {
         ex.mc_mcp_message(server, n, ev.source === window ? 1 : 0);
@@ -195,7 +197,7 @@ function mimeClass(mime) {
  */
 function mcpPrepare(server, req, r, v) {
   try {
-    const cls = mimeClass(r.info.mimeType);
+    const cls = r.mimeClass === undefined ? (r.mimeClass = mimeClass(r.info.mimeType)) : r.mimeClass;
     const bytes = v instanceof ArrayBuffer ? new Uint8Array(v) : ArrayBuffer.isView(v) ? new Uint8Array(v.buffer, v.byteOffset, v.byteLength) : null;
     if (bytes) {
       if (cls !== MIME_OTHER) {
@@ -245,7 +247,7 @@ function base64(bytes) {
  * @param {{id: number, stopped: boolean}} handle
  */
 function serveNow(options, handle) {
-  const id = internal(ex.mc_mcp_start(encodeExtracts(OPTION_FIELDS, { options, origin: location.origin })));
+  const id = internal(ex.mc_mcp_start(encodeExtracts(optionFields, { options, origin: location.origin })));
   if (id === 0) throw new TypeError(lastError);
   handle.id = id;
 }

@@ -22,6 +22,7 @@
  * @property {string | null} base the comparison key of the last dispatched value
  * @property {boolean} pullOnly subscribe threw: onChange does nothing
  * @property {boolean} done its unregister was called
+ * @property {number} [mimeClass] how MCP sends its values (mcp.js), once known
  */
 
 let lastID = 0;
