@@ -51,11 +51,9 @@ package serve
 
 import (
 	"bytes"
-	"compress/gzip"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"io"
 	"io/fs"
 	"mime"
 	"net/http"
@@ -65,8 +63,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-
-	"github.com/andybalholm/brotli"
 )
 
 // DefaultCSP is the Content-Security-Policy sent when [Options] names none.
@@ -95,6 +91,9 @@ type Compression int
 const (
 	// Precompressed makes a brotli and a gzip copy of each compressible file
 	// once and sends the one Accept-Encoding prefers (brotli, then gzip).
+	// Built with GOOS=js (a Worker, where the platform compresses), the
+	// compressors are left out of the binary, to keep it small, and the
+	// plain bytes are sent.
 	Precompressed Compression = iota
 	// Uncompressed sends the bytes as they are, for platforms that compress
 	// responses themselves (Cloudflare Workers compresses again a body that
@@ -216,24 +215,16 @@ func (h *Handler) load(f *file) error {
 		if h.opt.Compression != Precompressed || !Compressible(f.contentType) {
 			return
 		}
-		var br, gz bytes.Buffer
-		bw := brotli.NewWriterLevel(&br, BrotliQuality)
-		zw, _ := gzip.NewWriterLevel(&gz, gzip.DefaultCompression)
-		for _, w := range []io.WriteCloser{bw, zw} {
-			if _, err := w.Write(body); err != nil {
-				f.err = fmt.Errorf("modelcontext: serve: compressing %s: %w", f.name, err)
-				return
-			}
-			if err := w.Close(); err != nil {
-				f.err = fmt.Errorf("modelcontext: serve: compressing %s: %w", f.name, err)
-				return
-			}
+		br, gz, err := precompress(body)
+		if err != nil {
+			f.err = fmt.Errorf("modelcontext: serve: compressing %s: %w", f.name, err)
+			return
 		}
-		if br.Len() < len(body) {
-			f.br = &variant{body: br.Bytes(), etag: `"` + tag + `-br"`}
+		if br != nil && len(br) < len(body) {
+			f.br = &variant{body: br, etag: `"` + tag + `-br"`}
 		}
-		if gz.Len() < len(body) {
-			f.gz = &variant{body: gz.Bytes(), etag: `"` + tag + `-gz"`}
+		if gz != nil && len(gz) < len(body) {
+			f.gz = &variant{body: gz, etag: `"` + tag + `-gz"`}
 		}
 		f.compress = f.br != nil || f.gz != nil
 	})
