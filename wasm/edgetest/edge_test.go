@@ -176,4 +176,3 @@ func workerLog() string {
 	}
 	return "  workerd printed:\n" + s
 }
-
