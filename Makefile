@@ -147,3 +147,9 @@ edge: edge-build $(WORKERD_DIR)/node_modules/.package-lock.json
 test-edge: edge-build test-deps $(WORKERD_DIR)/node_modules/.package-lock.json
 	$(GO) test -race -count=1 ./wasm/serve/... ./wasm/internal/demosite/...
 	CHROMIUM="$(BIN)/chromium" WORKERD="$(WORKERD)" $(GO) test -count=1 ./wasm/edgetest/...
+
+# bench-visit: what a visitor pays, first and repeat visit to the demo's
+# ready through net/http and through the Worker under workerd, in fresh
+# Chromium profiles (results in testdata/out/visit.json).
+bench-visit: edge-build test-deps $(WORKERD_DIR)/node_modules/.package-lock.json
+	CHROMIUM="$(BIN)/chromium" WORKERD="$(WORKERD)" $(GO) run ./wasm/cmd/visit
