@@ -22,6 +22,7 @@ package main
 
 import (
 	"embed"
+	"fmt"
 	"io/fs"
 	"net/http"
 
@@ -38,7 +39,21 @@ import (
 var site embed.FS
 
 func main() {
-	workers.Serve(handler())
+	workers.Serve(recovering(handler()))
+}
+
+// recovering answers 500 instead of letting a panic end the Go program
+// (syumai/workers runs the handler in a goroutine of its own, without
+// net/http's per-request recover).
+func recovering(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		defer func() {
+			if v := recover(); v != nil {
+				http.Error(w, fmt.Sprintf("modelcontext: internal error serving %s: %v", r.URL.Path, v), http.StatusInternalServerError)
+			}
+		}()
+		h.ServeHTTP(w, r)
+	})
 }
 
 // handler serves the staged site, or explains on every request that the
