@@ -128,11 +128,10 @@ type Options struct {
 
 // Handler serves the regular files of an fs.FS. Make one with [New].
 type Handler struct {
-	fsys    fs.FS
-	opt     Options
-	csp     string
-	files   map[string]*file // by fs.FS name, e.g. "static/modelcontext.wasm"
-	modTime time.Time        // handed to http.ServeContent: zero, the ETag rules
+	fsys  fs.FS
+	opt   Options
+	csp   string
+	files map[string]*file // by fs.FS name, e.g. "static/modelcontext.wasm"
 }
 
 // file is one file as served: its bytes in each encoding, loaded once.
@@ -267,8 +266,8 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	hdr.Set("Cache-Control", f.cache)
 	hdr.Set("ETag", v.etag)
 	// ServeContent answers If-None-Match with 304 (and Range requests)
-	// from the ETag set above; a zero time sends no Last-Modified.
-	http.ServeContent(w, r, "", h.modTime, bytes.NewReader(v.body))
+	// from the ETag set above; the zero time sends no Last-Modified.
+	http.ServeContent(w, r, "", time.Time{}, bytes.NewReader(v.body))
 }
 
 // lookup finds the file for a URL path: the file itself, a folder's

@@ -110,7 +110,7 @@ func run(args []string, stdout io.Writer) error {
 	fl := flag.NewFlagSet("visit", flag.ContinueOnError)
 	var o options
 	fl.IntVar(&o.n, "n", 10, "fresh-profile samples per server")
-	fl.DurationVar(&o.pause, "pause", 2*time.Second, "wait between the first and the repeat visit (lets Chromium finish compiling and caching the module)")
+	fl.DurationVar(&o.pause, "pause", 5*time.Second, "wait between the first and the repeat visit (lets Chromium finish compiling and caching the module)")
 	fl.StringVar(&o.out, "out", filepath.Join(root, "testdata", "out", "visit.json"), "write the samples as JSON to this `file`")
 	fl.DurationVar(&o.rtt, "rtt", 0, "emulated round-trip time (with -down)")
 	fl.Float64Var(&o.down, "down", 0, "emulated download speed in `Mbit/s` (0: no throttling)")
