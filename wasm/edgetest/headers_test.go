@@ -2,6 +2,7 @@ package edgetest
 
 import (
 	"bytes"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -9,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/modelcontext-go/modelcontext/wasm/internal/browsertest"
 	"github.com/modelcontext-go/modelcontext/wasm/serve"
@@ -114,5 +116,66 @@ func TestWorkerServes(t *testing.T) {
 	resp, body = fetch(t, http.MethodPost, base+"static/modelcontext.js")
 	if resp.StatusCode != http.StatusMethodNotAllowed || resp.Header.Get("Allow") != "GET, HEAD" {
 		t.Errorf("POST: status %d, Allow %q, body %q; want 405, GET, HEAD", resp.StatusCode, resp.Header.Get("Allow"), body)
+	}
+}
+
+// TestWorkerConcurrent sends overlapping requests for different files to the
+// one Go program that serves them all in the Worker's isolate: each must get
+// its own file whole, and workerd must report nothing (such as I/O done on
+// behalf of another request).
+func TestWorkerConcurrent(t *testing.T) {
+	base := startWorker(t)
+	root := browsertest.RepoRoot()
+	files := map[string]string{
+		"static/modelcontext.wasm": "dist/modelcontext.wasm",
+		"static/modelcontext.js":   "dist/modelcontext.js",
+		"":                         "demo/index.html",
+		"shop.js":                  "demo/shop.js",
+		"vendor/mcpclient.js":      "testdata/out/mcpclient.js",
+	}
+	want := map[string][]byte{}
+	for path, file := range files {
+		b, err := os.ReadFile(filepath.Join(root, file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want[path] = b
+	}
+	logBefore := workerLog()
+	type result struct {
+		path string
+		code int
+		body []byte
+		err  error
+	}
+	client := &http.Client{Timeout: 90 * time.Second, Transport: &http.Transport{DisableCompression: true}}
+	results := make(chan result)
+	const rounds = 4
+	for i := 0; i < rounds; i++ {
+		for path := range files {
+			go func() {
+				resp, err := client.Get(base + path)
+				if err != nil {
+					results <- result{path: path, err: err}
+					return
+				}
+				defer resp.Body.Close()
+				body, err := io.ReadAll(resp.Body)
+				results <- result{path, resp.StatusCode, body, err}
+			}()
+		}
+	}
+	for i := 0; i < rounds*len(files); i++ {
+		r := <-results
+		if r.err != nil {
+			t.Errorf("GET /%s among concurrent requests: %v", r.path, r.err)
+			continue
+		}
+		if r.code != 200 || !bytes.Equal(r.body, want[r.path]) {
+			t.Errorf("GET /%s among concurrent requests: status %d, %d bytes; want 200 and the %d bytes of %s", r.path, r.code, len(r.body), len(want[r.path]), files[r.path])
+		}
+	}
+	if after := workerLog(); after != logBefore {
+		t.Errorf("workerd reported something during concurrent requests:\n%s", after)
 	}
 }

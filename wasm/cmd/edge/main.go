@@ -15,9 +15,11 @@
 // of those folders is embedded and served, so new files need no code change.
 //
 // Workers compresses responses itself (and compresses again a body that
-// already has a Content-Encoding), so the handler sends plain bytes; and each
-// request may start a fresh Go instance, so files are read and hashed on
-// their first request (serve.Options.Lazy) rather than all at start.
+// already has a Content-Encoding), so the handler sends plain bytes. One Go
+// program serves all the requests of a Worker isolate (worker.mjs starts it
+// on the first), but an isolate may start for any request, so files are read
+// and hashed on their first request (serve.Options.Lazy) rather than all at
+// start.
 package main
 
 import (
@@ -25,6 +27,8 @@ import (
 	"fmt"
 	"io/fs"
 	"net/http"
+	"strconv"
+	"syscall/js"
 
 	"github.com/syumai/workers"
 
@@ -38,8 +42,75 @@ import (
 //go:embed site
 var site embed.FS
 
+// main installs the handler, tells worker.mjs it is ready, and blocks: the
+// program then serves every request the Worker's isolate receives (see
+// whole for why that is safe).
 func main() {
-	workers.Serve(recovering(handler()))
+	workers.ServeNonBlock(recovering(whole(handler())))
+	workers.Ready()
+	select {}
+}
+
+// rawBodyWriter is implemented by the http.ResponseWriter of
+// syumai/workers: a body given as a JavaScript value becomes the Response's
+// body as it is.
+type rawBodyWriter interface{ WriteRawJSBody(body js.Value) }
+
+var uint8Array = js.Global().Get("Uint8Array")
+
+// whole runs h into a buffer and hands the body to JavaScript as one
+// Uint8Array, instead of the stream syumai/workers would otherwise pull from
+// a goroutine. The files are in memory, so nothing is lost by not
+// streaming; and the request is then handled completely inside the call
+// that JavaScript makes for it, with no goroutine left behind that could
+// later touch this request's stream while the Go program runs on behalf of
+// another request (which Workers forbids). That is what lets one Go program
+// serve all the requests of an isolate instead of starting one per request.
+func whole(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		raw, ok := w.(rawBodyWriter)
+		if !ok {
+			h.ServeHTTP(w, r)
+			return
+		}
+		b := &buffer{header: w.Header()}
+		h.ServeHTTP(b, r)
+		if b.code != 0 {
+			w.WriteHeader(b.code)
+		}
+		arr := uint8Array.New(len(b.body))
+		js.CopyBytesToJS(arr, b.body)
+		raw.WriteRawJSBody(arr)
+	})
+}
+
+// buffer is an http.ResponseWriter that keeps the status and the body.
+type buffer struct {
+	header http.Header
+	code   int
+	body   []byte
+}
+
+func (b *buffer) Header() http.Header { return b.header }
+
+func (b *buffer) WriteHeader(code int) {
+	if b.code == 0 {
+		b.code = code
+	}
+}
+
+func (b *buffer) Write(p []byte) (int, error) {
+	if b.code == 0 {
+		b.code = http.StatusOK
+	}
+	if b.body == nil {
+		// One allocation for the whole body when its length is known.
+		if n, err := strconv.Atoi(b.header.Get("Content-Length")); err == nil && n >= len(p) {
+			b.body = make([]byte, 0, n)
+		}
+	}
+	b.body = append(b.body, p...)
+	return len(p), nil
 }
 
 // recovering answers 500 instead of letting a panic end the Go program

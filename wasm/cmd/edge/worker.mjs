@@ -36,12 +36,31 @@ async function start(env, ctx) {
     delete globalThis.context;
   }
   await started;
-  return binding;
+  return { go, binding };
+}
+
+// One Go program serves every request of this isolate: wasm/cmd/edge
+// handles each request completely within the call JavaScript makes for it
+// (see whole in main.go), so no work of one request runs on behalf of
+// another. A new program starts only if the last one exited or failed to
+// start. Its context is the first request's: env is the same for every
+// request, ctx (waitUntil) is not, so Go code must not use ctx.
+let program = null; // a Promise of { go, binding }
+
+async function running(env, ctx) {
+  const p = program;
+  if (p) {
+    const current = await p.catch(() => null);
+    if (current && !current.go.exited) return current;
+    if (program !== p) return running(env, ctx); // another request restarted it meanwhile
+  }
+  program = start(env, ctx);
+  return program;
 }
 
 export default {
   async fetch(request, env, ctx) {
-    const binding = await start(env, ctx);
+    const { binding } = await running(env, ctx);
     return binding.handleRequest(request);
   },
 };
