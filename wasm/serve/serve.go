@@ -44,7 +44,7 @@
 // The same handler runs inside a Cloudflare Worker (GOOS=js GOARCH=wasm with
 // github.com/syumai/workers), where the platform compresses responses: there
 // it is created with Compression set to [Uncompressed] and Lazy set, because
-// each request may start a fresh Go program.
+// the platform may start a fresh Go program at any request.
 //
 // Every error this package returns or sends starts with "modelcontext:".
 package serve
