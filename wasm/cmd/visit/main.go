@@ -72,6 +72,7 @@ type Visit struct {
 	ReadyMs       float64 `json:"ready_ms"`       // navigation start → panel ready
 	TransferBytes int     `json:"transfer_bytes"` // navigation + resources, headers included
 	WasmBytes     int     `json:"wasm_transfer_bytes"`
+	WasmMs        float64 `json:"wasm_ms"` // the .wasm request: start → response end
 	Requests      int     `json:"requests"`
 }
 
@@ -90,6 +91,8 @@ type Server struct {
 	Repeat        []Visit `json:"repeat"`
 	FirstReady    Stats   `json:"first_ready_ms"`
 	RepeatReady   Stats   `json:"repeat_ready_ms"`
+	FirstWasm     Stats   `json:"first_wasm_ms"`
+	RepeatWasm    Stats   `json:"repeat_wasm_ms"`
 	FirstBytes    Stats   `json:"first_transfer_bytes"`
 	RepeatBytes   Stats   `json:"repeat_transfer_bytes"`
 	RepeatOverFst float64 `json:"repeat_over_first"`
@@ -171,6 +174,8 @@ func run(args []string, stdout io.Writer) error {
 		s := &res.Servers[i]
 		s.FirstReady = summarize(s.First, func(v Visit) float64 { return v.ReadyMs })
 		s.RepeatReady = summarize(s.Repeat, func(v Visit) float64 { return v.ReadyMs })
+		s.FirstWasm = summarize(s.First, func(v Visit) float64 { return v.WasmMs })
+		s.RepeatWasm = summarize(s.Repeat, func(v Visit) float64 { return v.WasmMs })
 		s.FirstBytes = summarize(s.First, func(v Visit) float64 { return float64(v.TransferBytes) })
 		s.RepeatBytes = summarize(s.Repeat, func(v Visit) float64 { return float64(v.TransferBytes) })
 		s.RepeatOverFst = round(s.RepeatReady.Median/s.FirstReady.Median, 3)
@@ -207,7 +212,8 @@ const readVisit = `new Promise((resolve) => {
     const wasm = entries.filter((e) => e.name.endsWith('.wasm'));
     resolve({ state: window.__visit.state, readyMs: window.__visit.at,
       transferBytes: entries.reduce((n, e) => n + e.transferSize, 0),
-      wasmBytes: wasm.reduce((n, e) => n + e.transferSize, 0), requests: entries.length });
+      wasmBytes: wasm.reduce((n, e) => n + e.transferSize, 0),
+      wasmMs: wasm.reduce((n, e) => n + (e.responseEnd - e.startTime), 0), requests: entries.length });
     return true;
   };
   if (!done()) { const t = setInterval(() => done() && clearInterval(t), 20); }
@@ -262,12 +268,14 @@ func visit(br *browsertest.Browser, url string, o options) (v Visit, err error) 
 		State                              string
 		ReadyMs                            float64
 		TransferBytes, WasmBytes, Requests int
+		WasmMs                             float64
 	}
 	tab.Eval(readVisit, &got)
 	if got.State != "ready" {
 		return v, fmt.Errorf("the demo's panel says %q, not ready\n%s", got.State, tab.ConsoleText())
 	}
-	return Visit{ReadyMs: round(got.ReadyMs, 1), TransferBytes: got.TransferBytes, WasmBytes: got.WasmBytes, Requests: got.Requests}, nil
+	return Visit{ReadyMs: round(got.ReadyMs, 1), TransferBytes: got.TransferBytes, WasmBytes: got.WasmBytes,
+		WasmMs: round(got.WasmMs, 1), Requests: got.Requests}, nil
 }
 
 // tb lets browsertest.Browser.Tab, written for tests, be used by a program:
@@ -330,13 +338,15 @@ func printTable(w io.Writer, res Results) {
 	} else {
 		fmt.Fprintf(w, "network: loopback, not throttled\n")
 	}
-	fmt.Fprintf(w, "\n%-9s %24s %24s %8s %14s %14s\n", "server", "first visit ms", "repeat visit ms", "rep/1st", "first KB", "repeat KB")
+	fmt.Fprintf(w, "\n%-9s %24s %24s %8s %10s %10s %12s %12s\n", "server", "first visit ms", "repeat visit ms", "rep/1st",
+		"first KB", "repeat KB", "1st wasm ms", "rep wasm ms")
 	for _, s := range res.Servers {
-		fmt.Fprintf(w, "%-9s %24s %24s %7.2f× %14.1f %14.1f\n", s.Name,
+		fmt.Fprintf(w, "%-9s %24s %24s %7.2f× %10.1f %10.1f %12.0f %12.0f\n", s.Name,
 			fmt.Sprintf("%.0f [%.0f–%.0f]", s.FirstReady.Median, s.FirstReady.Q1, s.FirstReady.Q3),
 			fmt.Sprintf("%.0f [%.0f–%.0f]", s.RepeatReady.Median, s.RepeatReady.Q1, s.RepeatReady.Q3),
-			s.RepeatOverFst, s.FirstBytes.Median/1024, s.RepeatBytes.Median/1024)
+			s.RepeatOverFst, s.FirstBytes.Median/1024, s.RepeatBytes.Median/1024, s.FirstWasm.Median, s.RepeatWasm.Median)
 	}
+	fmt.Fprintf(w, "\n  KB: bytes over the network, headers included (a 304 costs its headers); wasm ms: the .wasm request, start to response end\n")
 	if len(res.Servers) == 2 {
 		a, b := res.Servers[0], res.Servers[1]
 		fmt.Fprintf(w, "\n%s / %s: first visit %.2f×, repeat visit %.2f×\n", b.Name, a.Name,
