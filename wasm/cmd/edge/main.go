@@ -5,8 +5,8 @@
 // the built module and the stock MCP client bundle embedded in the Worker's
 // WebAssembly.
 //
-//	make edge          # build it and serve it locally under workerd
-//	npx wrangler deploy  # from this folder, after make edge-build
+//	make edge                    # build it and serve it locally under workerd
+//	npx wrangler@4.164.0 deploy  # from this folder: build it and publish it
 //
 // make edge-build stages the files into site/public/ (git-ignored: demo/,
 // static/ from dist/, vendor/mcpclient.js from testdata/out/), builds this
@@ -70,7 +70,9 @@ func whole(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		raw, ok := w.(rawBodyWriter)
 		if !ok {
-			h.ServeHTTP(w, r)
+			// Streaming instead would leave a goroutine writing to this
+			// request's stream while the program serves the next ones.
+			http.Error(w, "modelcontext: this version of github.com/syumai/workers cannot take a whole body (WriteRawJSBody); wasm/cmd/edge needs v0.33.0", http.StatusInternalServerError)
 			return
 		}
 		b := &buffer{header: w.Header()}
