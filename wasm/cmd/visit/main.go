@@ -167,7 +167,7 @@ func run(args []string, stdout io.Writer) error {
 			res.Servers[j].First = append(res.Servers[j].First, first)
 			res.Servers[j].Repeat = append(res.Servers[j].Repeat, repeat)
 			logf("%-8s sample %2d/%d: first %6.0f ms (%d KB), repeat %6.0f ms (%d KB)", servers[j].name, i+1, o.n,
-				first.ReadyMs, first.TransferBytes/1024, repeat.ReadyMs, repeat.TransferBytes/1024)
+				first.ReadyMs, first.TransferBytes/1000, repeat.ReadyMs, repeat.TransferBytes/1000)
 		}
 	}
 	for i := range res.Servers {
@@ -344,7 +344,7 @@ func printTable(w io.Writer, res Results) {
 		fmt.Fprintf(w, "%-9s %24s %24s %7.2f× %10.1f %10.1f %12.0f %12.0f\n", s.Name,
 			fmt.Sprintf("%.0f [%.0f–%.0f]", s.FirstReady.Median, s.FirstReady.Q1, s.FirstReady.Q3),
 			fmt.Sprintf("%.0f [%.0f–%.0f]", s.RepeatReady.Median, s.RepeatReady.Q1, s.RepeatReady.Q3),
-			s.RepeatOverFst, s.FirstBytes.Median/1024, s.RepeatBytes.Median/1024, s.FirstWasm.Median, s.RepeatWasm.Median)
+			s.RepeatOverFst, s.FirstBytes.Median/1000, s.RepeatBytes.Median/1000, s.FirstWasm.Median, s.RepeatWasm.Median)
 	}
 	fmt.Fprintf(w, "\n  KB: bytes over the network, headers included (a 304 costs its headers); wasm ms: the .wasm request, start to response end\n")
 	if len(res.Servers) == 2 {
