@@ -9,7 +9,7 @@ ADDR     ?= 127.0.0.1:8080
 FUZZTIME ?= 5s
 GO_SOURCES := $(shell find wasm -name '*.go' -not -name '*_test.go' -not -path 'wasm/cmd/*' -not -path 'wasm/modelcontext/*' -not -path 'wasm/e2e/*') wasm/cmd/modelcontext/main.go go.mod
 
-.PHONY: build demo test test-deps test-host test-wasm test-browser test-goapi demo-app lint types check-loader fuzz size bench clean mcpclient
+.PHONY: build demo test test-deps test-host test-wasm test-browser test-goapi demo-app lint types check-loader fuzz size bench clean mcpclient edge edge-build test-edge bench-visit
 
 build: dist/modelcontext.wasm dist/modelcontext.js dist/modelcontext.mjs
 
@@ -145,10 +145,53 @@ test-goapi: build test-deps
 	CHROMIUM="$(BIN)/chromium" $(GO) test -race -count=1 ./$(GOAPI)/...
 	PATH="$(BIN):$$PATH" GOOS=js GOARCH=wasm $(GO) test -count=1 -exec="$(BIN)/go_js_wasm_exec" ./$(GOAPI)/...
 
-test: lint types check-loader test-host test-wasm test-browser test-goapi
+test: lint types check-loader test-host test-wasm test-browser test-goapi test-edge
 
 fuzz:
 	$(MAKE) test-host FUZZTIME=2m
 
 clean:
 	rm -rf dist $(CACHE)
+
+# ---- The demo as a Cloudflare Worker (wasm/cmd/edge) -----------------------
+# edge-build stages the demo, dist/ and the MCP client bundle into
+# wasm/cmd/edge/site/public/ (embedded whole: new files need no code change),
+# builds the Worker's .wasm and puts Go's own wasm_exec.js beside it.
+# edge serves it locally under workerd (pinned in testdata/edge), without
+# network access; from wasm/cmd/edge, `npx wrangler deploy` publishes it.
+EDGE        := wasm/cmd/edge
+EDGE_SITE   := $(EDGE)/site/public
+EDGE_ADDR   ?= 127.0.0.1:8787
+WORKERD_DIR := testdata/edge
+# The workerd binary itself (not npm's Node wrapper, so that signals reach it).
+WORKERD      = $(shell cd $(WORKERD_DIR) && node -p "require('workerd').default")
+
+edge-build: build mcpclient
+	rm -rf $(EDGE_SITE) && mkdir -p $(EDGE_SITE)/vendor $(EDGE)/build
+	cp -R demo $(EDGE_SITE)/demo
+	cp -R dist $(EDGE_SITE)/static
+	cp testdata/out/mcpclient.js $(EDGE_SITE)/vendor/
+	cp $(WASM_EXEC) $(EDGE)/build/wasm_exec.js
+	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags='-s -w' -o $(EDGE)/build/app.wasm ./$(EDGE)
+	@echo "edge-build: $(EDGE)/build/app.wasm is $$(wc -c < $(EDGE)/build/app.wasm) bytes; the Worker uploads $$(cat $(EDGE)/build/app.wasm $(EDGE)/worker.mjs $(EDGE)/build/wasm_exec.js | gzip -9 | wc -c) bytes gzipped (the free plan allows 3 MB)"
+
+$(WORKERD_DIR)/node_modules/.package-lock.json: $(WORKERD_DIR)/package-lock.json
+	cd $(WORKERD_DIR) && npm ci --ignore-scripts --no-audit --no-fund
+	@touch $@
+
+edge: edge-build $(WORKERD_DIR)/node_modules/.package-lock.json
+	@echo "edge: http://$(EDGE_ADDR)/ (the Worker under workerd, no network access; Ctrl-C stops it)"
+	cd $(EDGE) && exec $(WORKERD) serve workerd.capnp --socket-addr http=$(EDGE_ADDR)
+
+# test-edge: the handler's rules (httptest), then the Worker under workerd
+# (started and stopped by the tests): headers, 304s, and the demo in
+# headless Chromium.
+test-edge: edge-build test-deps $(WORKERD_DIR)/node_modules/.package-lock.json
+	$(GO) test -race -count=1 ./wasm/serve/... ./wasm/internal/demosite/...
+	CHROMIUM="$(BIN)/chromium" WORKERD="$(WORKERD)" $(GO) test -count=1 ./wasm/edgetest/...
+
+# bench-visit: what a visitor pays, first and repeat visit to the demo's
+# ready through net/http and through the Worker under workerd, in fresh
+# Chromium profiles (results in testdata/out/visit.json).
+bench-visit: edge-build test-deps $(WORKERD_DIR)/node_modules/.package-lock.json
+	CHROMIUM="$(BIN)/chromium" WORKERD="$(WORKERD)" $(GO) run ./wasm/cmd/visit

@@ -36,12 +36,12 @@
   // ---------------------------------------------------------------------------
   const CURRENCY = 'EUR';
   const PRODUCTS = [
-    { sku: 'MUG-STONE', name: 'Stoneware mug', blurb: 'Hand-thrown, speckled glaze, 350 ml.', cents: 1800, art: 'mug', tint: '#f3e3d3' },
-    { sku: 'TOWEL-LINEN', name: 'Linen tea towel', blurb: 'Stonewashed linen, 50 × 70 cm.', cents: 1400, art: 'towel', tint: '#dfe8e1' },
-    { sku: 'CANDLE-BEES', name: 'Beeswax candle', blurb: 'Pure beeswax pillar, burns about 40 hours.', cents: 2200, art: 'candle', tint: '#f6ead0' },
-    { sku: 'BOARD-WALNUT', name: 'Walnut serving board', blurb: 'Oiled solid walnut, 40 × 20 cm.', cents: 4800, art: 'board', tint: '#eadfd6' },
-    { sku: 'KETTLE-ENAMEL', name: 'Enamel kettle', blurb: '1.6 litres, works on every hob.', cents: 5600, art: 'kettle', tint: '#dde5ef' },
-    { sku: 'THROW-WOOL', name: 'Wool throw', blurb: 'Undyed wool, 130 × 180 cm.', cents: 8900, art: 'throw', tint: '#e8e4dc' },
+    { sku: 'MUG-STONE', name: 'Stoneware mug', blurb: 'Hand-thrown, speckled glaze, 350 ml.', cents: 1800, art: 'mug' },
+    { sku: 'TOWEL-LINEN', name: 'Linen tea towel', blurb: 'Stonewashed linen, 50 × 70 cm.', cents: 1400, art: 'towel' },
+    { sku: 'CANDLE-BEES', name: 'Beeswax candle', blurb: 'Pure beeswax pillar, burns about 40 hours.', cents: 2200, art: 'candle' },
+    { sku: 'BOARD-WALNUT', name: 'Walnut serving board', blurb: 'Oiled solid walnut, 40 × 20 cm.', cents: 4800, art: 'board' },
+    { sku: 'KETTLE-ENAMEL', name: 'Enamel kettle', blurb: '1.6 litres, works on every hob.', cents: 5600, art: 'kettle' },
+    { sku: 'THROW-WOOL', name: 'Wool throw', blurb: 'Undyed wool, 130 × 180 cm.', cents: 8900, art: 'throw' },
   ];
   const bySku = new Map(PRODUCTS.map((p) => [p.sku, p]));
   const SHIPPING = {
@@ -419,7 +419,7 @@
     grid.textContent = '';
     for (const p of PRODUCTS) {
       grid.append(h('li', { class: 'product', id: `product-${p.sku}`, 'data-sku': p.sku },
-        h('div', { class: 'product-art', style: `background:${p.tint}`, html: art(p, 120) }),
+        h('div', { class: `product-art tint-${p.art}`, html: art(p, 120) }),
         h('div', { class: 'product-info' },
           h('h2', { class: 'product-name' }, p.name),
           h('p', { class: 'product-blurb' }, p.blurb),
@@ -498,7 +498,7 @@
     for (const [sku, qty] of cart) {
       const p = bySku.get(sku);
       list.append(h('li', { class: 'cart-line', 'data-sku': sku },
-        h('div', { class: 'cart-art', style: `background:${p.tint}`, html: art(p, 56) }),
+        h('div', { class: `cart-art tint-${p.art}`, html: art(p, 56) }),
         h('div', { class: 'cart-name' }, h('strong', {}, p.name), h('span', { class: 'muted' }, `${fmt(p.cents)} each`)),
         stepper(p, qty, 'cart'),
         h('span', { class: 'line-total' }, fmt(p.cents * qty)),

@@ -497,7 +497,7 @@ func TestDemoShop(t *testing.T) {
 			c.S++
 			fromLog[m[1]] = c
 		}
-		if strings.HasPrefix(line, "uncaught:") || strings.HasPrefix(line, "console.error:") || strings.HasPrefix(line, "console.warning:") {
+		if strings.HasPrefix(line, "uncaught:") || strings.HasPrefix(line, "console.error:") || strings.HasPrefix(line, "console.warning:") || blockedByCSP(line) {
 			t.Errorf("page reported a problem: %s", line)
 		}
 	}
@@ -555,6 +555,13 @@ func TestDemoNarrow(t *testing.T) {
 		}
 		t.Logf("screenshot: %s", file)
 	}
+}
+
+// blockedByCSP reports a console line in which the browser says that the
+// page's Content-Security-Policy blocked something: the demo must run under
+// the policy wasm/serve sends, without inline scripts or styles.
+func blockedByCSP(line string) bool {
+	return strings.Contains(line, "Content Security Policy") || strings.Contains(line, "Content-Security-Policy")
 }
 
 func sortedKeys(ms ...map[string]counts) []string {
@@ -919,7 +926,7 @@ func TestDemoMCP(t *testing.T) {
 	v.screenshot("demo-mcp-1280.png")
 
 	for _, line := range tab.Console() {
-		if strings.HasPrefix(line, "uncaught:") || strings.HasPrefix(line, "console.error:") || strings.HasPrefix(line, "console.warning:") {
+		if strings.HasPrefix(line, "uncaught:") || strings.HasPrefix(line, "console.error:") || strings.HasPrefix(line, "console.warning:") || blockedByCSP(line) {
 			t.Errorf("page reported a problem: %s", line)
 		}
 	}
@@ -960,7 +967,7 @@ func TestDemoWithoutMCPClient(t *testing.T) {
 	  if (li && li.dataset.dispatched === '1') { clearInterval(t); resolve(li.dataset.dispatched); }
 	}, 20); })`, &cart)
 	for _, line := range tab.Console() {
-		if strings.HasPrefix(line, "uncaught:") || strings.HasPrefix(line, "console.error:") {
+		if strings.HasPrefix(line, "uncaught:") || strings.HasPrefix(line, "console.error:") || blockedByCSP(line) {
 			t.Errorf("page reported a problem: %s", line)
 		}
 	}

@@ -2,7 +2,10 @@
 // (dist/, from make build) at /static/, the way a page author's own server
 // would; with -vendor, also the stock MCP client bundle (testdata/out/, from
 // make mcpclient) at /vendor/mcpclient.js, which the agent panel's MCP tab
-// loads.
+// loads. Every file goes through the handler of wasm/serve (types,
+// brotli/gzip, ETags and 304s, caching, the Content-Security-Policy), which
+// reads the files once, when the server starts: restart it to serve a
+// rebuild or an edit of the demo.
 //
 //	go run ./wasm/cmd/serve -addr 127.0.0.1:8080 -demo demo -dist dist -vendor testdata/out
 //
