@@ -19,7 +19,13 @@ build: dist/modelcontext.wasm dist/modelcontext.js dist/modelcontext.mjs
 # dist/modelcontext.wasm.
 DEMO_APP_SOURCES := $(shell find wasm/modelcontext wasm/cmd/delivery -name '*.go' -not -name '*_test.go') go.mod go.sum
 
-demo-app: dist/delivery.wasm dist/wasm_exec.js
+demo-app: dist/delivery.wasm dist/wasm_exec.js dist/go-apps.json
+
+# go-apps.json lists the Go apps a build of the demo has (demo/go-app.js
+# starts those it lists): the Cloudflare Worker build has none.
+dist/go-apps.json:
+	@mkdir -p dist
+	echo '["delivery"]' > $@
 
 dist/delivery.wasm: $(DEMO_APP_SOURCES)
 	@mkdir -p dist
@@ -154,7 +160,7 @@ clean:
 	rm -rf dist $(CACHE)
 
 # ---- The demo as a Cloudflare Worker (wasm/cmd/edge) -----------------------
-# edge-build stages the demo, dist/ and the MCP client bundle into
+# edge-build stages the demo, the module and the MCP client bundle into
 # wasm/cmd/edge/site/public/ (embedded whole: new files need no code change),
 # builds the Worker's .wasm and puts Go's own wasm_exec.js beside it.
 # edge serves it locally under workerd (pinned in testdata/edge), without
@@ -169,7 +175,10 @@ WORKERD      = $(shell cd $(WORKERD_DIR) && node -p "require('workerd').default"
 edge-build: build mcpclient
 	rm -rf $(EDGE_SITE) && mkdir -p $(EDGE_SITE)/vendor $(EDGE)/build
 	cp -R demo $(EDGE_SITE)/demo
-	cp -R dist $(EDGE_SITE)/static
+	mkdir -p $(EDGE_SITE)/static
+	cp dist/modelcontext.js dist/modelcontext.mjs dist/modelcontext.wasm $(EDGE_SITE)/static/
+	cp $(WASM_EXEC) $(EDGE_SITE)/static/wasm_exec.js
+	echo '[]' > $(EDGE_SITE)/static/go-apps.json # the Go app would take the Worker over 3 MB
 	cp testdata/out/mcpclient.js $(EDGE_SITE)/vendor/
 	cp $(WASM_EXEC) $(EDGE)/build/wasm_exec.js
 	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags='-s -w' -o $(EDGE)/build/app.wasm ./$(EDGE)
