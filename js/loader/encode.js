@@ -215,7 +215,7 @@ function ascii(s, dst, at) {
  */
 function utf8(s, dst, at) {
   if (ascii(s, dst, at)) return s.length;
-  if (s.isWellFormed()) return encoder.encodeInto(s, dst.subarray(at)).written;
+  if (typeof s.isWellFormed === "function" && s.isWellFormed()) return encoder.encodeInto(s, dst.subarray(at)).written;
   let n = at;
   for (let i = 0; i < s.length; i++) {
     let c = s.charCodeAt(i);
