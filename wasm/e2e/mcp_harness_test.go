@@ -52,10 +52,10 @@ func requireMCPBundles(t *testing.T, names ...string) {
 	})
 }
 
-// mcpPage is a tab showing one of the MCP pages.
+// mcpPage is a tab showing one of the MCP pages. It belongs to the test
+// that opened it (Tab.TB): open one per subtest.
 type mcpPage struct {
 	*browsertest.Tab
-	t *testing.T
 }
 
 // mcpPrelude gives every MCP scenario H, T, M and F.
@@ -74,23 +74,23 @@ func openMCP(t *testing.T, path string, bundles ...string) *mcpPage {
 	requireMCPBundles(t, bundles...)
 	tab := browsertest.NewTab(t)
 	tab.Navigate(browsertest.URL(t, path))
-	return &mcpPage{Tab: tab, t: t}
+	return &mcpPage{Tab: tab}
 }
 
 // run evaluates body as the body of an async function with H, T, M and F in
 // scope and decodes what it returns into out.
 func (p *mcpPage) run(body string, out any) {
-	p.t.Helper()
+	p.TB().Helper()
 	p.Eval("(async () => {\n"+mcpPrelude+body+"\n})()", out)
 }
 
 // expect runs body and fails the test unless it returns the JSON want.
 func (p *mcpPage) expect(body, want string) {
-	p.t.Helper()
+	p.TB().Helper()
 	var got json.RawMessage
 	p.run(body, &got)
 	if diff := jsonDiff(got, want); diff != "" {
-		p.t.Errorf("%s\n%s", diff, p.ConsoleText())
+		p.TB().Errorf("%s\n%s", diff, p.ConsoleText())
 	}
 }
 

@@ -15,7 +15,7 @@ func TestESModuleImport(t *testing.T) {
 	requireImpl(t, "wasm")
 	tab := browsertest.NewTab(t)
 	tab.Navigate(browsertest.URL(t, "/module.html"))
-	p := &page{Tab: tab, t: t, impl: "wasm"}
+	p := &page{Tab: tab, impl: "wasm"}
 	p.runRaw(`for (let i = 0; i < 100 && !window.__moduleResult; i++) await new Promise((r) => setTimeout(r, 20));
 return await window.__moduleResult;`, nil)
 	var got struct {
