@@ -200,9 +200,10 @@
       return out;
     },
     // patience bounds every wait for something that must happen (an answer,
-    // a notification): generous, since a slow machine only makes it slower.
-    // Nothing waits a fixed time to see that something does not happen.
-    patience: 15000,
+    // a notification): mcpTest.patience, generous, since a slow machine only
+    // makes it slower. Nothing waits a fixed time to see that something does
+    // not happen: a sentinel that would come after it does.
+    get patience() { return window.mcpTest ? window.mcpTest.patience : 15000; },
     // sentinel sends a ping through the client c and reports whether it was
     // answered with a result. A server answers messages in order and sends
     // the notifications of a change when it makes it, so once the answer is

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/modelcontext-go/modelcontext/wasm/internal/browsertest"
 )
@@ -73,6 +74,9 @@ func openMCP(t *testing.T, path string, bundles ...string) *mcpPage {
 	}
 	requireMCPBundles(t, bundles...)
 	tab := browsertest.NewTab(t)
+	// Longer than the page's own deadlines (mcpTest.patience), so that a
+	// wait that fails says what it waited for.
+	tab.Timeout = 60 * time.Second
 	tab.Navigate(browsertest.URL(t, path))
 	return &mcpPage{Tab: tab}
 }
