@@ -53,7 +53,11 @@
     sleep(ms) {
       return new Promise((resolve) => setTimeout(resolve, ms));
     },
-    // settle lets pending microtasks and a few macrotasks run.
+    // settle lets pending microtasks run, then yields to the event loop
+    // three times (setTimeout 0): a point in the order of things, not a wait
+    // for time. The module dispatches pushes, events and handler calls within
+    // the call that caused them or in the microtasks after it, so what a
+    // scenario checks after settle has happened by then.
     async settle() {
       for (let i = 0; i < 3; i++) await H.sleep(0);
     },

@@ -199,14 +199,35 @@
       if ('blob' in x) out.bytes = Array.from(atob(x.blob), (ch) => ch.charCodeAt(0));
       return out;
     },
-    // countDuring runs fn, then waits up to waitMs for at least `expect`
-    // notifications of method and a further quietMs for extra ones; returns
-    // the params of those that arrived during it.
-    async during(c, method, fn, expect = 1, waitMs = 2000, quietMs = 300) {
+    // patience bounds every wait for something that must happen (an answer,
+    // a notification): mcpTest.patience, generous, since a slow machine only
+    // makes it slower. Nothing waits a fixed time to see that something does
+    // not happen: a sentinel that would come after it does.
+    get patience() { return window.mcpTest ? window.mcpTest.patience : 15000; },
+    // sentinel sends a ping through the client c and reports whether it was
+    // answered with a result. A server answers messages in order and sends
+    // the notifications of a change when it makes it, so once the answer is
+    // in, every notification sent before it is in too.
+    async sentinel(c) {
+      const r = await c.call('ping', undefined, { timeoutMs: M.patience });
+      return !!r.result;
+    },
+    // ping posts a raw ping with id on the wire w (on channel, or on the
+    // wire's own) and reports whether an answer came: the sentinel of tests
+    // that have no client.
+    async ping(w, id, channel) {
+      w.post({ jsonrpc: '2.0', id, method: 'ping' }, channel ? { channel } : {});
+      return (await w.waitResponse(id, M.patience)) !== null;
+    },
+    // during runs fn, waits until at least `expect` notifications of method
+    // have arrived, then for a sentinel (above), and returns the params of
+    // the notifications that arrived in between: more than `expect` when
+    // the server sent more.
+    async during(c, method, fn, expect = 1) {
       const before = c.notificationsOf(method).length;
       await fn();
-      await window.mcpTest.waitUntil(() => c.notificationsOf(method).length - before >= expect, waitMs);
-      await window.mcpTest.sleep(quietMs);
+      if (expect > 0) await window.mcpTest.waitUntil(() => c.notificationsOf(method).length - before >= expect, M.patience);
+      if (!(await M.sentinel(c))) throw new Error('M.during: the sentinel ping was not answered');
       return c.notificationsOf(method).slice(before);
     },
     // goExited reports whether the console said the Go runtime stopped.

@@ -104,10 +104,10 @@ func eachImpl(t *testing.T, f func(t *testing.T, impl string)) {
 	}
 }
 
-// page is a tab showing a contract page for one implementation.
+// page is a tab showing a contract page for one implementation. It belongs
+// to the test that opened it (Tab.TB): open one per subtest.
 type page struct {
 	*browsertest.Tab
-	t    *testing.T
 	impl string
 }
 
@@ -124,7 +124,7 @@ func open(t *testing.T, impl, path, query string) *page {
 	}
 	tab := browsertest.NewTab(t)
 	tab.Navigate(browsertest.URL(t, u))
-	return &page{Tab: tab, t: t, impl: impl}
+	return &page{Tab: tab, impl: impl}
 }
 
 // prelude gives every scenario H (harness.js) and mc (document.modelContext,
@@ -134,29 +134,29 @@ const prelude = "const H = window.H;\nawait document.modelContext.ready;\nconst 
 // run evaluates body as the body of an async function (with H and mc in
 // scope) and decodes what it returns into out.
 func (p *page) run(body string, out any) {
-	p.t.Helper()
+	p.TB().Helper()
 	p.Eval("(async () => {\n"+prelude+body+"\n})()", out)
 }
 
 // runRaw is run without the prelude: for scenarios about ready itself.
 func (p *page) runRaw(body string, out any) {
-	p.t.Helper()
+	p.TB().Helper()
 	p.Eval("(async () => {\nconst H = window.H;\n"+body+"\n})()", out)
 }
 
 // expect runs body and fails the test unless its result equals the JSON want
 // (compared as decoded JSON, so key order does not matter).
 func (p *page) expect(body, want string) {
-	p.t.Helper()
+	p.TB().Helper()
 	var got json.RawMessage
 	p.run(body, &got)
 	p.compare(got, want)
 }
 
 func (p *page) compare(got json.RawMessage, want string) {
-	p.t.Helper()
+	p.TB().Helper()
 	if diff := jsonDiff(got, want); diff != "" {
-		p.t.Errorf("%s\n%s", diff, p.ConsoleText())
+		p.TB().Errorf("%s\n%s", diff, p.ConsoleText())
 	}
 }
 

@@ -513,23 +513,40 @@ return out;
 // TestFaultCSP adds to TestLoadFailures and TestCSPWithWasmUnsafeEval (SPEC
 // §2): the error a strict policy gives says where to add what, and a page
 // with 'wasm-unsafe-eval' in script-src causes no CSP violation at all (no
-// eval, inline script or blocked fetch hidden behind a working page).
+// eval, inline script or blocked fetch hidden behind a working page). That
+// no violation came is proven with a sentinel: the page then violates the
+// policy itself (a script from another origin), and violation events are
+// dispatched in order, so one of the module's would have come before the
+// page's own.
 func TestFaultCSP(t *testing.T) {
 	wasmOnly(t, func(t *testing.T) {
 		// cspPage opens path with a securitypolicyviolation recorder that
-		// DevTools installs before any script of the page runs.
+		// DevTools installs before any script of the page runs. The page
+		// gets waitViolation(s): a Promise of the violations so far once
+		// one of them mentions s (or of those there are after 15 s).
 		cspPage := func(t *testing.T, path string) *page {
 			tab := browsertest.NewTab(t)
 			err := chromedp.Run(tab.Ctx, chromedp.ActionFunc(func(ctx context.Context) error {
 				_, err := cdppage.AddScriptToEvaluateOnNewDocument(`window.__violations = [];
-document.addEventListener('securitypolicyviolation', (e) => window.__violations.push(e.violatedDirective + ' ' + e.blockedURI));`).Do(ctx)
+const seen = [];
+document.addEventListener('securitypolicyviolation', (e) => {
+  window.__violations.push(e.violatedDirective + ' ' + e.blockedURI);
+  for (const f of seen.splice(0)) f();
+});
+window.waitViolation = (s) => new Promise((resolve) => {
+  const timer = setTimeout(() => resolve(window.__violations.slice()), 15000);
+  const check = () => {
+    if (window.__violations.some((v) => v.includes(s))) { clearTimeout(timer); resolve(window.__violations.slice()); } else seen.push(check);
+  };
+  check();
+});`).Do(ctx)
 				return err
 			}))
 			if err != nil {
 				t.Fatal(err)
 			}
 			tab.Navigate(browsertest.URL(t, path+"?impl=wasm"))
-			return &page{Tab: tab, t: t, impl: "wasm"}
+			return &page{Tab: tab, impl: "wasm"}
 		}
 		t.Run("strict policy", func(t *testing.T) {
 			p := cspPage(t, "/csp-strict.html")
@@ -539,9 +556,8 @@ document.addEventListener('securitypolicyviolation', (e) => window.__violations.
 			}
 			p.runRaw(`let message = 'resolved';
 try { await document.modelContext.ready; } catch (e) { message = e.message; }
-// The violation event is queued as a task of its own: give it time.
-for (let i = 0; i < 100 && window.__violations.length === 0; i++) await new Promise((r) => setTimeout(r, 10));
-return {message, violations: window.__violations};`, &got)
+// The violation event is queued as a task of its own: wait for it.
+return {message, violations: await window.waitViolation('')};`, &got)
 			for _, s := range []string{"Content-Security-Policy", "add 'wasm-unsafe-eval'", "script-src"} {
 				if !strings.Contains(got.Message, s) {
 					t.Errorf("ready rejected with %q; want it to mention %q", got.Message, s)
@@ -558,15 +574,22 @@ return {message, violations: window.__violations};`, &got)
 				Read       string
 				Violations []string
 			}
+			const sentinel = "http://127.0.0.1:1/csp-sentinel.js"
 			p.run(`mc.registerResource({uri: 'state://csp', name: 'c', get: () => 'ok'});
 const read = await mc.readResource('state://csp');
-await H.sleep(200); // as long as a violation event would take on the strict page
-return {read, violations: window.__violations};`, &got)
+// The sentinel: a violation of the page's own, after everything the module did.
+const s = document.createElement('script');
+s.src = `+jsString(sentinel)+`;
+document.head.append(s);
+return {read, violations: await window.waitViolation(`+jsString(sentinel)+`)};`, &got)
 			if got.Read != "ok" {
 				t.Errorf("read %q, want \"ok\"", got.Read)
 			}
-			if len(got.Violations) > 0 {
-				t.Errorf("CSP violations on a page whose policy has 'wasm-unsafe-eval': %q", got.Violations)
+			switch {
+			case len(got.Violations) == 0 || !strings.Contains(got.Violations[len(got.Violations)-1], sentinel):
+				t.Errorf("the page's own script from another origin caused no securitypolicyviolation (got %q): the sentinel never came", got.Violations)
+			case len(got.Violations) > 1:
+				t.Errorf("CSP violations on a page whose policy has 'wasm-unsafe-eval', before the page's own: %q", got.Violations[:len(got.Violations)-1])
 			}
 		})
 	})

@@ -106,8 +106,19 @@ func TestLeaks(t *testing.T) {
 				p.Eval(fmt.Sprintf("window.__leak.pushes(%d)", pushChunk), &ms)
 				r.pushMS += ms
 			}
-			// Let pending microtasks and timers run before counting.
-			p.Eval(`new Promise((r) => setTimeout(r, 50))`, nil)
+			// A release may follow the calls (a pending microtask or
+			// timer): wait, with a generous deadline, until the counts are
+			// back at their starting level; the checks below report them
+			// if they never are.
+			p.Eval(fmt.Sprintf(`(async () => {
+  const start = %s;
+  const back = () => { const s = window.__leak.stats(); return Object.keys(start).every((k) => s[k] === start[k]); };
+  for (const end = Date.now() + 15000; !back() && Date.now() < end; ) await new Promise((r) => setTimeout(r, 10));
+})()`, mustJSON(map[string]int{
+				"registrations": start.Registrations, "subscriptions": start.Subscriptions,
+				"loaderRegistrations": start.LoaderRegistrations, "loaderHandlers": start.LoaderHandlers,
+				"heldValues": start.HeldValues, "mcpServers": start.MCPServers, "goValueRefs": start.GoValueRefs,
+			})), nil)
 			p.Eval("window.__leak.stats()", &r.stats)
 			t.Logf("batch %d: %d register/unregister cycles in %.1f s (%.1f µs each), %d pushes in %.1f s (%.2f µs each)",
 				n, cycles, r.cycleMS/1000, r.cycleMS*1000/cycles, pushes, r.pushMS/1000, r.pushMS*1000/pushes)

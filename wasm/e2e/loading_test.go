@@ -372,7 +372,7 @@ func TestFilePage(t *testing.T) {
 		}
 		tab := browsertest.NewTab(t)
 		tab.Navigate("file://" + filepath.Join(dir, "page.html"))
-		checkFailedLoad(t, &page{Tab: tab, t: t, impl: "wasm"}, []string{"file://", "HTTP", "modelcontext.wasm"})
+		checkFailedLoad(t, &page{Tab: tab, impl: "wasm"}, []string{"file://", "HTTP", "modelcontext.wasm"})
 	})
 }
 

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/modelcontext-go/modelcontext/wasm/internal/browsertest"
 )
@@ -52,10 +53,10 @@ func requireMCPBundles(t *testing.T, names ...string) {
 	})
 }
 
-// mcpPage is a tab showing one of the MCP pages.
+// mcpPage is a tab showing one of the MCP pages. It belongs to the test
+// that opened it (Tab.TB): open one per subtest.
 type mcpPage struct {
 	*browsertest.Tab
-	t *testing.T
 }
 
 // mcpPrelude gives every MCP scenario H, T, M and F.
@@ -73,24 +74,27 @@ func openMCP(t *testing.T, path string, bundles ...string) *mcpPage {
 	}
 	requireMCPBundles(t, bundles...)
 	tab := browsertest.NewTab(t)
+	// Longer than the page's own deadlines (mcpTest.patience), so that a
+	// wait that fails says what it waited for.
+	tab.Timeout = 60 * time.Second
 	tab.Navigate(browsertest.URL(t, path))
-	return &mcpPage{Tab: tab, t: t}
+	return &mcpPage{Tab: tab}
 }
 
 // run evaluates body as the body of an async function with H, T, M and F in
 // scope and decodes what it returns into out.
 func (p *mcpPage) run(body string, out any) {
-	p.t.Helper()
+	p.TB().Helper()
 	p.Eval("(async () => {\n"+mcpPrelude+body+"\n})()", out)
 }
 
 // expect runs body and fails the test unless it returns the JSON want.
 func (p *mcpPage) expect(body, want string) {
-	p.t.Helper()
+	p.TB().Helper()
 	var got json.RawMessage
 	p.run(body, &got)
 	if diff := jsonDiff(got, want); diff != "" {
-		p.t.Errorf("%s\n%s", diff, p.ConsoleText())
+		p.TB().Errorf("%s\n%s", diff, p.ConsoleText())
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -232,35 +233,46 @@ func pickAll(list []any, keys ...string) []any {
 	return out
 }
 
+// mcpListenJS ends each phase with a sentinel: a server/discover request on
+// the same session, which the server answers after every notification the
+// phase caused (it answers messages in order and sends a push's
+// notifications when it dispatches the push). Its answers are not part of
+// the streams; TestMCPSubscriptionsListen leaves them out.
 const mcpListenJS = `const live = F.resource({uri: 'test://live', name: 'live', value: 'A0'});
 const s = await T.session();
 const ACK = 'notifications/subscriptions/acknowledged', U = 'notifications/resources/updated', L = 'notifications/resources/list_changed';
-const phases = [];
+const phases = [], sentinels = [];
+const sentinel = async (name) => {
+  const r = await s.request('server/discover', {}, {id: 'sentinel-' + name, modern: true, timeoutMs: M.patience});
+  sentinels.push(r.result ? name : name + ': ' + JSON.stringify(r.error));
+};
 await s.send({jsonrpc: '2.0', id: 'listen-1', method: 'subscriptions/listen', params: {_meta: s.meta(),
   notifications: {resourceSubscriptions: ['test://live'], resourcesListChanged: true, toolsListChanged: true, promptsListChanged: true}}});
 await s.send({jsonrpc: '2.0', id: 77, method: 'subscriptions/listen', params: {_meta: s.meta(),
   notifications: {resourceSubscriptions: ['test://live']}}});
-await T.waitUntil(() => s.notificationsOf(ACK).length >= 2, 2000);
-await T.sleep(100);
+await T.waitUntil(() => s.notificationsOf(ACK).length >= 2, M.patience);
+await sentinel('listening');
 phases.push(['listening', s.messages.length]);
 live.push('A'); live.push('A'); live.push('B');
-await T.waitUntil(() => s.notificationsOf(U).length >= 4, 2000);
-await T.sleep(300);
+await T.waitUntil(() => s.notificationsOf(U).length >= 4, M.patience);
+await sentinel('pushed');
 phases.push(['pushed A, A, B', s.messages.length]);
 const h = F.resource({uri: 'test://new', name: 'new', value: 1});
-await T.waitUntil(() => s.notificationsOf(L).length >= 1, 2000);
-await T.sleep(300);
+await T.waitUntil(() => s.notificationsOf(L).length >= 1, M.patience);
+await sentinel('registered');
 phases.push(['registered a resource', s.messages.length]);
 await s.notify('notifications/cancelled', {requestId: 'listen-1', reason: 'test over'});
-await T.sleep(200);
+// The server handles messages in order: once it answers this, it has
+// handled the cancellation.
+await sentinel('cancelled');
 live.push('C');
-await T.waitUntil(() => s.notificationsOf(U).length >= 5, 2000);
+await T.waitUntil(() => s.notificationsOf(U).length >= 5, M.patience);
 h.unregister();
-await T.sleep(300);
+await sentinel('unregistered');
 phases.push(['cancelled listen-1, pushed C, unregistered', s.messages.length]);
 return {
   messages: s.messages,
-  phases,
+  phases, sentinels,
   transportErrors: s.errors,
   ackIssues: s.messages.filter((m) => m.method === ACK).map((m) => T.validate('core.SubscriptionsAcknowledgedNotificationSchema', m)),
 };`
@@ -274,10 +286,14 @@ func TestMCPSubscriptionsListen(t *testing.T) {
 	var got struct {
 		Messages        []map[string]json.RawMessage
 		Phases          [][2]any
+		Sentinels       []string
 		TransportErrors []string
 		AckIssues       []any
 	}
 	p.run(mcpListenJS, &got)
+	if want := []string{"listening", "pushed", "registered", "cancelled", "unregistered"}; !slices.Equal(got.Sentinels, want) {
+		t.Errorf("sentinel requests: %q, want each answered with a result: %q", got.Sentinels, want)
+	}
 	if len(got.TransportErrors) > 0 {
 		t.Errorf("the stock transport rejected messages from the server: %v", got.TransportErrors)
 	}
@@ -311,6 +327,9 @@ func TestMCPSubscriptionsListen(t *testing.T) {
 		}
 		json.Unmarshal(m["params"], &params)
 		if _, isResponse := m["id"]; isResponse && method == "" {
+			if strings.HasPrefix(string(m["id"]), `"sentinel-`) {
+				continue
+			}
 			var res struct {
 				Meta map[string]json.RawMessage `json:"_meta"`
 			}

@@ -15,8 +15,8 @@ const longer = 'test://tpl/' + 'y'.repeat(20000);
 F.resource({uri: long, name: 'long', value: 'long'});
 F.template({uriTemplate: 'test://tpl/{rest}', name: 'tpl', get: ({rest}) => rest.length});
 const c = await T.connect();
-const first = await c.call('resources/read', {uri: long}, {timeoutMs: 5000});
-const second = await c.call('resources/read', {uri: longer}, {timeoutMs: 5000});
+const first = await c.call('resources/read', {uri: long});
+const second = await c.call('resources/read', {uri: longer});
 return {
   first: first.result ? first.result.contents[0].text : first,
   second: second.result ? second.result.contents[0].text : second,
@@ -55,7 +55,7 @@ forge(env({jsonrpc: '2.0', id: 'forged', get method() { return boom(); }}));
 forge(env({jsonrpc: '2.0', id: 'forged-params', method: 'resources/read', params: {get uri() { return boom(); }}}));
 forge(env({jsonrpc: '2.0', id: 'forged-array', method: 'resources/list', params: {cursor: new Proxy([], {get: boom})}}));
 w.post({jsonrpc: '2.0', id: 'sentinel', method: 'ping'});
-await w.waitResponse('sentinel', 5000);
+await w.waitResponse('sentinel', M.patience);
 const codes = (id) => w.responsesTo(id).map((r) => r.error ? r.error.code : 'result');
 return {
   forged: codes('forged'), params: codes('forged-params'), array: codes('forged-array'), sentinel: codes('sentinel'),
@@ -70,7 +70,7 @@ func TestMCPListenValidatesSubscriptions(t *testing.T) {
 	p.expect(`F.resource({uri: 'test://l', name: 'l', value: 1});
 const c = await T.connect();
 const listen = async (id, subs) => {
-  const r = await c.callRaw('subscriptions/listen', {_meta: c.meta(), notifications: {resourceSubscriptions: subs}}, {timeoutMs: 3000}).catch((e) => ({error: {code: 'timeout ' + e.message}}));
+  const r = await c.callRaw('subscriptions/listen', {_meta: c.meta(), notifications: {resourceSubscriptions: subs}}, {timeoutMs: M.patience}).catch((e) => ({error: {code: 'timeout ' + e.message}}));
   return r.error ? r.error.code : 'acknowledged';
 };
 return {string: await listen('a', 'test://l'), numbers: await listen('b', [1, 2]), object: await listen('c', {uri: 'test://l'})};`,

@@ -8,6 +8,15 @@ import (
 	"github.com/modelcontext-go/modelcontext/wasm/internal/browsertest"
 )
 
+// moduleResult waits (15 s at most) for the Promise a module page puts in
+// window.__moduleResult once its module script has run, and returns what it
+// resolves to.
+const moduleResult = `(async () => {
+  for (const end = Date.now() + 15000; !window.__moduleResult && Date.now() < end; ) await new Promise((r) => setTimeout(r, 20));
+  if (!window.__moduleResult) throw new Error('the page set no window.__moduleResult within 15 s');
+  return await window.__moduleResult;
+})()`
+
 // TestESModuleImport: `import "/static/modelcontext.js"` (a side-effect
 // import, no script tag to read attributes from) finds its .wasm beside the
 // file, queues early calls and serves them once ready.
@@ -15,9 +24,6 @@ func TestESModuleImport(t *testing.T) {
 	requireImpl(t, "wasm")
 	tab := browsertest.NewTab(t)
 	tab.Navigate(browsertest.URL(t, "/module.html"))
-	p := &page{Tab: tab, t: t, impl: "wasm"}
-	p.runRaw(`for (let i = 0; i < 100 && !window.__moduleResult; i++) await new Promise((r) => setTimeout(r, 20));
-return await window.__moduleResult;`, nil)
 	var got struct {
 		Ready   bool
 		Value   struct{ N int }
@@ -25,7 +31,7 @@ return await window.__moduleResult;`, nil)
 		After   int
 		Globals []string
 	}
-	p.runRaw(`return await window.__moduleResult;`, &got)
+	tab.Eval(moduleResult, &got)
 	if !got.Ready || got.Value.N != 42 || len(got.List) != 1 || got.List[0] != "state://module" || got.After != 0 {
 		t.Errorf("as an ES module: %+v\n%s", got, tab.ConsoleText())
 	}
@@ -53,7 +59,7 @@ func TestESModuleNamedExports(t *testing.T) {
 				After          int
 				WasmFetches    []string
 			}
-			tab.Eval(`(async () => { for (let i = 0; i < 200 && !window.__moduleResult; i++) await new Promise((r) => setTimeout(r, 20)); return await window.__moduleResult; })()`, &got)
+			tab.Eval(moduleResult, &got)
 			want := "getResourceTemplates getResources readResource ready registerResource registerResourceTools serveMCP subscribeResource"
 			if n := strings.Join(got.Names, " "); n != want {
 				t.Errorf("exports: %s\nwant:    %s", n, want)
@@ -79,7 +85,7 @@ func TestClassicScriptImportedWithQuery(t *testing.T) {
 		Value       struct{ N int }
 		WasmFetches []string
 	}
-	tab.Eval(`(async () => { for (let i = 0; i < 200 && !window.__moduleResult; i++) await new Promise((r) => setTimeout(r, 20)); return await window.__moduleResult; })()`, &got)
+	tab.Eval(moduleResult, &got)
 	if got.Value.N != 1 || fmt.Sprint(got.WasmFetches) != "[/static/modelcontext.wasm]" {
 		t.Errorf("got %+v\n%s", got, tab.ConsoleText())
 	}

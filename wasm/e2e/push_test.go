@@ -61,10 +61,9 @@ func TestDeduplication(t *testing.T) {
 		{"a throwing toJSON fails open", `(() => { const bad = () => ({toJSON() { throw new Error('nope'); }}); return ['A', bad(), bad(), 'A']; })()`, []int{0, 1, 2, 3}},
 	}
 	eachImpl(t, func(t *testing.T, impl string) {
-		p := open(t, impl, "", "")
 		for i, c := range cases {
 			t.Run(c.name, func(t *testing.T) {
-				p.t = t
+				p := open(t, impl, "", "")
 				var got struct{ Events, Handler []int }
 				p.run(lines(
 					`const values = `+c.values+`;`,

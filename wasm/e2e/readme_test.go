@@ -29,7 +29,7 @@ func TestREADMEExample(t *testing.T) {
 	}))
 	tab := browsertest.NewTab(t)
 	tab.Navigate(browsertest.URL(t, "/readme-example.html"))
-	p := &page{Tab: tab, t: t, impl: "wasm"}
+	p := &page{Tab: tab, impl: "wasm"}
 	p.expect(`const pushes = [];
 mc.addEventListener('resourceupdated', (e) => pushes.push(e.detail));
 cart.items.push({sku: 'mug', qty: 1});

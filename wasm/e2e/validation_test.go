@@ -116,10 +116,9 @@ var validationCases = []struct {
 func TestRegisterResourceValidation(t *testing.T) {
 	cases := validationCases
 	eachImpl(t, func(t *testing.T, impl string) {
-		p := open(t, impl, "", "")
 		for i, c := range cases {
 			t.Run(c.name, func(t *testing.T) {
-				p.t = t
+				p := open(t, impl, "", "")
 				uri := fmt.Sprintf("test://invalid/%d", i)
 				want := regPrefix + strings.Replace(c.want, "@", ` (uri "`+uri+`")`, 1)
 				var got struct {
@@ -189,10 +188,9 @@ func TestRegisterResourceAccepts(t *testing.T) {
 		{"empty title", `{uri: 'state://et', name: 'n', get: G, title: '', description: '', mimeType: 'text/plain'}`},
 	}
 	eachImpl(t, func(t *testing.T, impl string) {
-		p := open(t, impl, "", "")
 		for _, c := range cases {
 			t.Run(c.name, func(t *testing.T) {
-				p.t = t
+				p := open(t, impl, "", "")
 				var got json.RawMessage
 				p.run(lines(
 					`const G = () => 1;`,

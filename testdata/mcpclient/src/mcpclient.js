@@ -7,6 +7,11 @@
 // and a wire recorder/poster reaches below the transport for the cases a
 // stock client cannot produce (malformed envelopes, foreign origins).
 //
+//   mcpTest.patience  the default deadline (ms) of every wait below for
+//                     something that must happen (an answer, a
+//                     notification): generous, as a busy machine is slow;
+//                     never a way to see that something does not happen
+//
 //   const c = await mcpTest.connect({channel, targetOrigin, timeoutMs})
 //   c.client          the SDK Client, initialized
 //   c.transport       its TabClientTransport
@@ -34,6 +39,7 @@ import transportsPackage from '../node_modules/@mcp-b/transports/package.json';
 import corePackage from '../node_modules/@modelcontextprotocol/core/package.json';
 
 const MODERN = '2026-07-28';
+const PATIENCE = 15000;
 const VERSION_KEY = 'io.modelcontextprotocol/protocolVersion';
 
 // describe turns an McpError / Error / JSON-RPC error into {code, message, data}.
@@ -64,7 +70,7 @@ function sleep(ms) {
 }
 
 // waitUntil polls pred (every 10 ms) until it returns a truthy value or ms pass.
-async function waitUntil(pred, ms = 2000) {
+async function waitUntil(pred, ms = PATIENCE) {
   const end = Date.now() + ms;
   for (;;) {
     const v = pred();
@@ -90,7 +96,7 @@ const AnyResult = sdk.ResultSchema; // a loose object: unknown keys pass
 async function connect(opts = {}) {
   const channel = opts.channel ?? DEFAULT_TAB_CHANNEL_ID;
   const targetOrigin = opts.targetOrigin ?? location.origin;
-  const timeoutMs = opts.timeoutMs ?? 5000;
+  const timeoutMs = opts.timeoutMs ?? PATIENCE;
   const messages = [];
   const notifications = [];
   const errors = [];
@@ -151,7 +157,7 @@ async function connect(opts = {}) {
     notificationsOf(method) {
       return notifications.filter((n) => n.method === method).map((n) => n.params ?? null);
     },
-    async waitNotifications(method, count, ms = 2000) {
+    async waitNotifications(method, count, ms = PATIENCE) {
       await waitUntil(() => c.notificationsOf(method).length >= count, ms);
       return c.notificationsOf(method);
     },
@@ -177,7 +183,7 @@ const resultSchemas = {
 async function session(opts = {}) {
   const channel = opts.channel ?? DEFAULT_TAB_CHANNEL_ID;
   const targetOrigin = opts.targetOrigin ?? location.origin;
-  const timeoutMs = opts.timeoutMs ?? 5000;
+  const timeoutMs = opts.timeoutMs ?? PATIENCE;
   const transport = new TabClientTransport({ targetOrigin, channelId: channel });
   const messages = [];
   const errors = [];
@@ -235,7 +241,7 @@ async function session(opts = {}) {
     notificationsOf(method) {
       return messages.filter((m) => m.method === method && !('id' in m)).map((m) => m.params ?? null);
     },
-    async waitNotifications(method, count, ms = 2000) {
+    async waitNotifications(method, count, ms = PATIENCE) {
       await waitUntil(() => s.notificationsOf(method).length >= count, ms);
       return s.notificationsOf(method);
     },
@@ -283,7 +289,7 @@ function wire(opts = {}) {
       };
       window.postMessage(env, options.targetOrigin ?? '*');
     },
-    async waitResponse(id, ms = 2000) {
+    async waitResponse(id, ms = PATIENCE) {
       return (await waitUntil(() => w.responsesTo(id)[0], ms)) ?? null;
     },
     stop() {
@@ -317,6 +323,7 @@ function validate(name, value) {
 }
 
 window.mcpTest = {
+  patience: PATIENCE,
   Client,
   TabClientTransport,
   sdk,

@@ -138,6 +138,12 @@ const listenEvents = `(() => {
   return true;
 })()`
 
+// patience bounds every wait for something that must happen (a push shown,
+// a read answered): generous, since a busy machine only makes it slower.
+// Nothing waits a fixed time to see that something does not happen: a
+// sentinel that would come after it does (sentinelJS).
+const patience = 30 * time.Second
+
 // demoVisit drives the demo page and keeps the expected panel state in step.
 type demoVisit struct {
 	t    *testing.T
@@ -145,6 +151,40 @@ type demoVisit struct {
 	want map[string]counts
 	uris []string
 	dir  string // screenshot folder when $DEMO_SCREENSHOT_DIR is unset
+}
+
+// sentinelJS posts a ping to a second MCP server of the module's, on a
+// channel of the test's own (started at the first call; neither tab of the
+// panel sees it), and resolves once the answer has come. Everything a step
+// set off before it has reached the panel by then: a push is dispatched, and
+// its MCP notifications posted, when its onChange is called or when its
+// getter's Promise settles, within the task that called onChange; and
+// message events reach every listener in order, so each notification posted
+// before the ping has reached the MCP tab before the ping's answer comes.
+const sentinelJS = `(() => {
+  const channel = 'demo-test-sentinel';
+  if (!window.__demoSentinel) {
+    document.modelContext.serveMCP({channel});
+    let n = 0;
+    window.__demoSentinel = () => new Promise((resolve) => {
+      const id = 'sentinel-' + (++n);
+      const answer = (ev) => {
+        const d = ev.data;
+        if (ev.source !== window || !d || d.channel !== channel || d.direction !== 'server-to-client' || !d.payload || d.payload.id !== id) return;
+        window.removeEventListener('message', answer);
+        resolve(true);
+      };
+      window.addEventListener('message', answer);
+      window.postMessage({channel, type: 'mcp', direction: 'client-to-server', payload: {jsonrpc: '2.0', id, method: 'ping'}}, location.origin);
+    });
+  }
+  return window.__demoSentinel();
+})()`
+
+// sentinel waits for the answer of sentinelJS (Eval's deadline bounds it).
+func (v *demoVisit) sentinel() {
+	v.t.Helper()
+	v.tab.Eval(sentinelJS, nil)
 }
 
 func (v *demoVisit) run(step string, actions ...chromedp.Action) {
@@ -165,10 +205,11 @@ func (v *demoVisit) read() panelState {
 
 // expect waits until the panel shows exactly v.want (the per-resource
 // counters, the push-log rows, the totals, and the test's own event count),
-// then checks that it stays there: no push arrives late.
+// then checks, once the sentinel has come, that it stays there: no push
+// arrives late.
 func (v *demoVisit) expect(step string) panelState {
 	v.t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(patience)
 	var s panelState
 	for {
 		s = v.read()
@@ -180,7 +221,7 @@ func (v *demoVisit) expect(step string) panelState {
 		}
 		time.Sleep(25 * time.Millisecond)
 	}
-	time.Sleep(150 * time.Millisecond)
+	v.sentinel()
 	s = v.read()
 	if m := v.mismatch(s); m != "" {
 		v.t.Fatalf("after %s the panel changed again:\n%s\n%s", step, m, v.tab.ConsoleText())
@@ -265,7 +306,7 @@ func readTemplate(t *testing.T, v *demoVisit, list, id string) string {
 	v.tab.Eval(`(document.querySelector(`+"`"+input+"`"+`).value = '', true)`, nil)
 	v.run("type "+id+" into the template's Read box", chromedp.SendKeys(input, id+kb.Enter, chromedp.ByQuery))
 	var out struct{ URI, Head, Text, State string }
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := time.Now().Add(patience)
 	for {
 		v.tab.Eval(`(() => {
 		  const out = document.querySelector(`+"`"+item+` .res-read`+"`"+`);
@@ -439,7 +480,7 @@ func TestDemoShop(t *testing.T) {
 	// Read buttons: readResource's value shown in the panel.
 	v.run("read the cart", chromedp.Click(`#resource-list li[data-uri="state://cart"] [data-action="read"]`, chromedp.ByQuery))
 	v.run("read the order", chromedp.Click(`#resource-list li[data-uri="state://order/FH-1042"] [data-action="read"]`, chromedp.ByQuery))
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := time.Now().Add(patience)
 	for {
 		s = v.read()
 		cart, order := s.ValueText[cartURI], s.ValueText[orderURI]
@@ -726,8 +767,9 @@ func mcpMismatch(m mcpView, want map[string]int) string {
 	return b.String()
 }
 
-// expectMCP waits until both tabs agree with want, then checks that they
-// stay there (no notification arrives late, none twice).
+// expectMCP waits until both tabs agree with want, then checks, once the
+// sentinel has come, that they stay there (no notification arrives late,
+// none twice).
 func expectMCP(v *demoVisit, step string, want map[string]int, more func(mcpView) string) mcpView {
 	v.t.Helper()
 	var m mcpView
@@ -739,7 +781,7 @@ func expectMCP(v *demoVisit, step string, want map[string]int, more func(mcpView
 		}
 		return s
 	}
-	deadline := time.Now().Add(15 * time.Second)
+	deadline := time.Now().Add(patience)
 	for {
 		d := mismatch()
 		if d == "" {
@@ -750,7 +792,7 @@ func expectMCP(v *demoVisit, step string, want map[string]int, more func(mcpView
 		}
 		time.Sleep(25 * time.Millisecond)
 	}
-	time.Sleep(300 * time.Millisecond)
+	v.sentinel()
 	if d := mismatch(); d != "" {
 		v.t.Fatalf("after %s the MCP tab changed again:\n%s%s", step, d, v.tab.ConsoleText())
 	}
@@ -858,7 +900,7 @@ func TestDemoMCP(t *testing.T) {
 	// Read (resources/read): the contents as the client received them.
 	v.run("read the cart over MCP", chromedp.Click(`#mcp-resource-list li[data-uri="state://cart"] [data-action="read"]`, chromedp.ByQuery))
 	var read struct{ Kind, MimeType, Text, Head string }
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := time.Now().Add(patience)
 	for read.Kind == "" {
 		tab.Eval(`(() => { const li = document.querySelector('#mcp-resource-list li[data-uri="state://cart"]');
 		  const pre = li.querySelector('.res-contents[data-state="ok"] pre');
@@ -890,7 +932,7 @@ func TestDemoMCP(t *testing.T) {
 		chromedp.SendKeys(`#f-city`, "Amsterdam", chromedp.ByQuery),         // 9
 		chromedp.Click(`#place-order`, chromedp.ByQuery))
 	orderURI := "state://order/FH-1042"
-	waitSubscribed := time.Now().Add(15 * time.Second)
+	waitSubscribed := time.Now().Add(patience)
 	for {
 		var state string
 		tab.Eval(`(document.querySelector('#mcp-resource-list li[data-uri="`+orderURI+`"]') || {dataset: {}}).dataset.subscribed || ''`, &state)

@@ -49,6 +49,12 @@
 // [Tab.TryEval] return the error instead. Every evaluation has a deadline
 // ([Tab.Timeout], default [DefaultTimeout]), so a Promise that never settles
 // fails the test instead of hanging it.
+//
+// A Tab belongs to the test that opened it ([Tab.TB]): Navigate and Eval
+// fail that test, and its Cleanup closes the tab. Open one tab per subtest:
+// a tab opened by a parent and used inside t.Run would call FailNow on the
+// parent from the subtest's goroutine, and would carry one subtest's page
+// state into the next.
 package browsertest
 
 import (
@@ -202,6 +208,9 @@ type Tab struct {
 	mu  sync.Mutex
 	log []string
 }
+
+// TB returns the test the tab belongs to: the one Navigate and Eval fail.
+func (t *Tab) TB() testing.TB { return t.tb }
 
 func (t *Tab) record(ev any) {
 	var line string

@@ -45,6 +45,9 @@ func TestServerHeaders(t *testing.T) {
 
 func TestTab(t *testing.T) {
 	tab := NewTab(t)
+	if tab.TB() != t {
+		t.Errorf("tab.TB() = %v, want the test that opened the tab", tab.TB())
+	}
 	tab.Navigate(URL(t, "/browsertest-selftest.html"))
 	var got struct{ Answer int }
 	tab.Eval(`new Promise(r => setTimeout(() => r({answer: window.answer}), 10))`, &got)
