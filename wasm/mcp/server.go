@@ -161,8 +161,14 @@ func (s *Server) Handle(m *Message, sameWindow bool) {
 	}
 	id, hasID := idText(m.ID, m.IDJSON.Str), m.ID.Present()
 	if code, msg := malformed(m, id); code != 0 {
+		// A request is answered with its id. Without an id, a message that
+		// has a method is a notification, which gets no answer even when it
+		// is broken; one without a method is not even that (JSON-RPC: an
+		// invalid request, answered with a null id).
 		if hasID {
 			s.fail(id, false, code, msg, "")
+		} else if m.Method.Kind != registry.KindString {
+			s.fail("null", false, code, msg, "")
 		}
 		return
 	}
