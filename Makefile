@@ -68,12 +68,15 @@ $(MCPCLIENT)/node_modules/.package-lock.json: $(MCPCLIENT)/package-lock.json
 $(MCPCLIENT_OUT) &: $(MCPCLIENT)/node_modules/.package-lock.json $(MCPCLIENT)/package.json $(wildcard $(MCPCLIENT)/src/*.js)
 	cd $(MCPCLIENT) && npm run --silent build
 
-# The TypeScript types, checked with the pinned tsc: the README's examples in
-# usage.ts and invalid.ts (descriptors that must not compile) against
-# js/modelcontext.d.ts alone, then webmcp.ts with @mcp-b/webmcp-types in the
-# same program.
+# The TypeScript types, checked with both pinned compilers (TypeScript 5.9 and
+# 7): the README's examples in usage.ts and invalid.ts (descriptors that must
+# not compile) against js/modelcontext.d.ts alone, then webmcp.ts with
+# @mcp-b/webmcp-types in the same program.
+TSCS := typescript typescript-7
+
 types: testdata/types/node_modules/.package-lock.json
-	cd testdata/types && ./node_modules/.bin/tsc -p tsconfig.json && ./node_modules/.bin/tsc -p tsconfig.webmcp.json
+	cd testdata/types && for tsc in $(TSCS); do for c in tsconfig.json tsconfig.webmcp.json; do \
+		echo "$$tsc -p $$c"; node node_modules/$$tsc/bin/tsc -p $$c || exit 1; done; done
 
 testdata/types/node_modules/.package-lock.json: testdata/types/package-lock.json
 	cd testdata/types && npm ci --ignore-scripts --no-audit --no-fund
@@ -153,6 +156,6 @@ test-package: $(TARBALL) test-deps testdata/types/node_modules/.package-lock.jso
 	$(foreach b,$(BUNDLERS),$(call bundler_app,$(b)))
 	cd testdata/types && rm -rf node_modules/modelcontext && \
 		npm install --no-save --ignore-scripts --no-audit --no-fund ../../$(TARBALL)
-	cd testdata/types/consumer && for c in bundler node16 types bare webmcp; do \
-		echo "tsc -p tsconfig.$$c.json"; ../node_modules/.bin/tsc -p tsconfig.$$c.json || exit 1; done
+	cd testdata/types/consumer && for tsc in $(TSCS); do for c in bundler node16 types bare webmcp; do \
+		echo "$$tsc -p tsconfig.$$c.json"; node ../node_modules/$$tsc/bin/tsc -p tsconfig.$$c.json || exit 1; done; done
 	CHROMIUM="$(BIN)/chromium" $(GO) test -count=1 ./wasm/cmd/pack ./wasm/bundlers

@@ -59,10 +59,10 @@ func installedPackage(t *testing.T, dir string) []byte {
 		}
 		installed, err := os.ReadFile(filepath.Join(dir, "node_modules", "modelcontext", name))
 		if err != nil {
-			t.Fatalf("%v: run `make test-bundlers`, which installs the packed tarball into each app", err)
+			t.Fatalf("%v: run `make test-package`, which installs the packed tarball into each app", err)
 		}
 		if !bytes.Equal(built, installed) {
-			t.Fatalf("node_modules/modelcontext/%s is not the file in dist/: run `make test-bundlers` to install the fresh tarball", name)
+			t.Fatalf("node_modules/modelcontext/%s is not the file in dist/: run `make test-package` to install the fresh tarball", name)
 		}
 		wasm = built
 	}
@@ -84,7 +84,7 @@ func wasmFiles(t *testing.T, dir string) []string {
 		return nil
 	})
 	if err != nil {
-		t.Fatalf("%v: run `make test-bundlers`, which builds each app", err)
+		t.Fatalf("%v: run `make test-package`, which builds each app", err)
 	}
 	return found
 }
@@ -126,6 +126,23 @@ func TestBundlers(t *testing.T) {
 // serves the app, the .wasm is found and served as application/wasm, and a
 // push arrives.
 func TestViteDevServer(t *testing.T) {
+	checkApp(t, startVite(t), "")
+}
+
+// TestVitePreview: `vite preview` serves the production build with the .wasm
+// Vite emitted (not index.html in its place) as application/wasm.
+func TestVitePreview(t *testing.T) {
+	emitted := wasmFiles(t, filepath.Join(appDir("vite"), "dist"))
+	if len(emitted) != 1 {
+		t.Fatalf("dist/ holds %d .wasm files %v, want 1", len(emitted), emitted)
+	}
+	checkApp(t, startVite(t, "preview"), "/"+emitted[0])
+}
+
+// startVite runs the app's vite (with args, e.g. "preview") on a free port of
+// 127.0.0.1 and returns its URL once it listens; the test's end stops it.
+func startVite(t *testing.T, args ...string) string {
+	t.Helper()
 	dir := appDir("vite")
 	installedPackage(t, dir)
 	// Vite takes a port, not a listener: find a free one.
@@ -135,8 +152,8 @@ func TestViteDevServer(t *testing.T) {
 	}
 	port := l.Addr().(*net.TCPAddr).Port
 	l.Close()
-	cmd := exec.Command(filepath.Join(dir, "node_modules", ".bin", "vite"),
-		"--host", "127.0.0.1", "--port", fmt.Sprint(port), "--strictPort", "--clearScreen", "false")
+	args = append(args, "--host", "127.0.0.1", "--port", fmt.Sprint(port), "--strictPort")
+	cmd := exec.Command(filepath.Join(dir, "node_modules", ".bin", "vite"), args...)
 	cmd.Dir = dir
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
@@ -153,15 +170,12 @@ func TestViteDevServer(t *testing.T) {
 	})
 	// Vite prints "Local:   http://127.0.0.1:<port>/" once it listens.
 	url := make(chan string, 1)
-	var printed bytes.Buffer
 	go func() {
 		sc := bufio.NewScanner(stdout)
 		for sc.Scan() {
-			line := sc.Text()
-			printed.WriteString(line + "\n")
-			if i := strings.Index(line, "http://127.0.0.1:"); i >= 0 {
+			if i := strings.Index(sc.Text(), "http://127.0.0.1:"); i >= 0 {
 				select {
-				case url <- strings.TrimSpace(line[i:]):
+				case url <- strings.TrimSpace(sc.Text()[i:]):
 				default:
 				}
 			}
@@ -172,12 +186,13 @@ func TestViteDevServer(t *testing.T) {
 	select {
 	case u, ok := <-url:
 		if !ok {
-			t.Fatalf("vite exited without listening:\n%s", stderr.Bytes())
+			t.Fatalf("vite %q exited without listening:\n%s", args, stderr.Bytes())
 		}
-		checkApp(t, u, "")
+		return u
 	case <-time.After(2 * time.Minute):
-		t.Fatalf("vite did not print its URL within 2 minutes:\n%s", stderr.Bytes())
+		t.Fatalf("vite %q did not print its URL within 2 minutes:\n%s", args, stderr.Bytes())
 	}
+	return ""
 }
 
 // checkApp loads the app at url in a fresh tab, waits for what it shows, clicks
@@ -290,7 +305,7 @@ func TestSideEffectImportKept(t *testing.T) {
 				return nil
 			})
 			if err != nil {
-				t.Fatalf("%v: run `make test-bundlers`, which builds src/bare.js", err)
+				t.Fatalf("%v: run `make test-package`, which builds src/bare.js", err)
 			}
 			if len(bundles) == 0 || len(kept) == 0 {
 				t.Errorf("the build of src/bare.js (%v) dropped the module: a side-effect import did not survive tree shaking", bundles)

@@ -3,7 +3,7 @@
 // each importing the npm package the way a page author does
 // (import { registerResource, ready } from "modelcontext").
 //
-// `make test-bundlers` packs the module, installs each app's locked
+// `make test-package` packs the module, installs each app's locked
 // dependencies and the fresh tarball, builds each app for production, and then
 // runs these tests, which serve each build on 127.0.0.1 and load it in
 // headless Chromium:

@@ -23,7 +23,7 @@
 //
 // The module has not been built, or -dist names another folder.
 //
-//	pack: versions disagree: js/package.json 0.4.0, CHANGELOG.md 0.3.0, wasm/mcp.Version 0.4.0
+//	pack: versions disagree: js/package.json "0.4.0", CHANGELOG.md "0.3.0", wasm/mcp.Version "0.4.0"
 //
 // A release changes the version in all three places at once.
 package main
