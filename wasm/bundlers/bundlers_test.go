@@ -3,6 +3,7 @@ package bundlers
 import (
 	"bufio"
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"io"
 	"io/fs"
@@ -259,16 +260,11 @@ func checkApp(t *testing.T, url, wasmPath string) {
 }
 
 func jsStrings(s []string) string {
-	var b strings.Builder
-	b.WriteString("[")
-	for i, v := range s {
-		if i > 0 {
-			b.WriteString(",")
-		}
-		fmt.Fprintf(&b, "%q", v)
+	b, err := json.Marshal(s)
+	if err != nil {
+		panic(err)
 	}
-	b.WriteString("]")
-	return b.String()
+	return string(b)
 }
 
 // TestSideEffectImportKept: `import "modelcontext"` alone survives each
