@@ -90,11 +90,15 @@ $(MCPCLIENT)/node_modules/.package-lock.json: $(MCPCLIENT)/package-lock.json
 $(MCPCLIENT_OUT) &: $(MCPCLIENT)/node_modules/.package-lock.json $(MCPCLIENT)/package.json $(wildcard $(MCPCLIENT)/src/*.js)
 	cd $(MCPCLIENT) && npm run --silent build
 
-# The TypeScript types, checked by compiling the README's examples
-# (testdata/types/usage.ts) with the pinned tsc.
+# The TypeScript types, checked with both pinned compilers (TypeScript 5.9 and
+# 7): the README's examples in usage.ts and invalid.ts (descriptors that must
+# not compile) against js/modelcontext.d.ts alone, then webmcp.ts with
+# @mcp-b/webmcp-types in the same program.
+TSCS := typescript typescript-7
+
 types: testdata/types/node_modules/.package-lock.json
-	cd testdata/types && ./node_modules/.bin/tsc --noEmit --strict --target es2022 --lib dom,es2022 \
-		--module esnext --moduleResolution bundler usage.ts ../../js/modelcontext.d.ts
+	cd testdata/types && for tsc in $(TSCS); do for c in tsconfig.json tsconfig.webmcp.json; do \
+		echo "$$tsc -p $$c"; node node_modules/$$tsc/bin/tsc -p $$c || exit 1; done; done
 
 # The loader's source files (// @ts-check) type-checked with the same tsc,
 # against the seam constants that jsbuild generates from Go.
@@ -151,7 +155,7 @@ test-goapi: build test-deps
 	CHROMIUM="$(BIN)/chromium" $(GO) test -race -count=1 ./$(GOAPI)/...
 	PATH="$(BIN):$$PATH" GOOS=js GOARCH=wasm $(GO) test -count=1 -exec="$(BIN)/go_js_wasm_exec" ./$(GOAPI)/...
 
-test: lint types check-loader test-host test-wasm test-browser test-goapi test-edge
+test: lint types check-loader test-host test-wasm test-browser test-goapi test-edge test-package
 
 fuzz:
 	$(MAKE) test-host FUZZTIME=2m
@@ -204,3 +208,51 @@ test-edge: edge-build test-deps $(WORKERD_DIR)/node_modules/.package-lock.json
 # Chromium profiles (results in testdata/out/visit.json).
 bench-visit: edge-build test-deps $(WORKERD_DIR)/node_modules/.package-lock.json
 	CHROMIUM="$(BIN)/chromium" WORKERD="$(WORKERD)" $(GO) run ./wasm/cmd/visit
+
+# The npm package (wasm/cmd/pack): make pack stages dist/package/ and writes
+# dist/modelcontext-<version>.tgz, after checking that js/package.json,
+# CHANGELOG.md and the MCP server agree on the version, and then checks the
+# tarball's files against package.json.
+.PHONY: pack test-package
+VERSION := $(shell sed -n 's/^  "version": "\(.*\)",$$/\1/p' js/package.json)
+TARBALL := dist/modelcontext-$(VERSION).tgz
+
+pack: $(TARBALL)
+
+$(TARBALL): dist/modelcontext.wasm dist/modelcontext.js dist/modelcontext.mjs js/package.json js/README.md \
+		js/modelcontext.d.ts LICENSE CHANGELOG.md $(wildcard wasm/cmd/pack/*.go) wasm/mcp/server.go
+	$(GO) run ./wasm/cmd/pack -dist dist -o dist -goroot $(GOROOT)
+
+# test-package tries the tarball as a user would. Each sample app in
+# testdata/bundlers installs its locked bundler (npm ci, only when its lock file
+# changed) and the fresh tarball (npm install --no-save), builds for production
+# (npm run build) and builds src/bare.js, a side-effect import alone, with the
+# bundler's own command line; wasm/bundlers then runs the builds in headless
+# Chromium. testdata/types/consumer compiles against the installed tarball
+# with moduleResolution bundler and node16, with the package in
+# compilerOptions.types, and next to @mcp-b/webmcp-types.
+BUNDLERS := vite webpack esbuild rollup
+bare_vite    := ./node_modules/.bin/vite build bare --outDir ../dist-bare --emptyOutDir --logLevel warn
+bare_webpack := ./node_modules/.bin/webpack --mode production --entry ./src/bare.js --output-path dist-bare --no-stats
+bare_esbuild := ./node_modules/.bin/esbuild src/bare.js --bundle --format=esm --minify --outdir=dist-bare --log-level=warning
+bare_rollup  := ./node_modules/.bin/rollup -c --input src/bare.js --dir dist-bare --silent
+
+testdata/bundlers/%/node_modules/.package-lock.json: testdata/bundlers/%/package-lock.json
+	cd testdata/bundlers/$* && npm ci --ignore-scripts --no-audit --no-fund
+	@touch $@
+
+define bundler_app
+	cd testdata/bundlers/$(1) && rm -rf node_modules/modelcontext dist dist-bare && \
+		npm install --no-save --ignore-scripts --no-audit --no-fund ../../../$(TARBALL) && \
+		npm run --silent build && $(bare_$(1))
+
+endef
+
+test-package: $(TARBALL) test-deps testdata/types/node_modules/.package-lock.json \
+		$(foreach b,$(BUNDLERS),testdata/bundlers/$(b)/node_modules/.package-lock.json)
+	$(foreach b,$(BUNDLERS),$(call bundler_app,$(b)))
+	cd testdata/types && rm -rf node_modules/modelcontext && \
+		npm install --no-save --ignore-scripts --no-audit --no-fund ../../$(TARBALL)
+	cd testdata/types/consumer && for tsc in $(TSCS); do for c in bundler node16 types bare webmcp; do \
+		echo "$$tsc -p tsconfig.$$c.json"; node ../node_modules/$$tsc/bin/tsc -p tsconfig.$$c.json || exit 1; done; done
+	CHROMIUM="$(BIN)/chromium" $(GO) test -count=1 ./wasm/cmd/pack ./wasm/bundlers

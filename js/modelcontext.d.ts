@@ -1,7 +1,14 @@
 // Types for modelcontext: live resources on document.modelContext.
 //
-// Add `/// <reference path="modelcontext.d.ts" />` (or list this file in your
-// tsconfig's "files") and `document.modelContext` is typed.
+// `import { registerResource } from "modelcontext"` is typed by this file, and
+// importing the package (even `import "modelcontext"`), or listing
+// "modelcontext" in compilerOptions.types, also types `document.modelContext`.
+// Without npm, list this file in your tsconfig's "files" or "include".
+//
+// With a WebMCP type package in the same program (@mcp-b/webmcp-types, whose
+// `document.modelContext` is optional because browsers do not ship WebMCP
+// yet), these members are added to its ModelContext, so that registerTool and
+// registerResource are both typed on `document.modelContext`.
 
 /** MCP annotations of a resource. */
 export interface ResourceAnnotations {
@@ -17,6 +24,8 @@ export interface ResourceAnnotations {
 export interface ResourceDescriptor<T = unknown> {
   /** Stable identity: a scheme, ":", and at least one more character, e.g. "state://cart". */
   uri: string;
+  /** A descriptor has either a uri or a uriTemplate. */
+  uriTemplate?: never;
   /** Short logical name, e.g. "cart". */
   name: string;
   title?: string;
@@ -42,6 +51,8 @@ export interface ResourceDescriptor<T = unknown> {
 export interface ResourceTemplateDescriptor<T = unknown> {
   /** e.g. "app://orders/{id}"; each {name} matches one non-empty run of characters without "/". */
   uriTemplate: string;
+  /** A descriptor has either a uri or a uriTemplate. */
+  uri?: never;
   name: string;
   title?: string;
   description?: string;
@@ -49,6 +60,8 @@ export interface ResourceTemplateDescriptor<T = unknown> {
   mimeType?: string;
   annotations?: ResourceAnnotations;
   get(params: Record<string, string>): T | Promise<T>;
+  /** Templates are read on demand: register the concrete uri to push it. */
+  subscribe?: never;
 }
 
 /** A template as getResourceTemplates() lists it. */
@@ -106,8 +119,8 @@ export interface ModelContextResourcesEventMap {
   resourcelistchanged: CustomEvent<ResourceListChangedDetail>;
 }
 
-/** The members the module adds to document.modelContext. */
-export interface ModelContextResources extends EventTarget {
+/** The methods and the ready Promise the module adds to document.modelContext. */
+export interface ModelContextResourceMembers {
   /**
    * Registers (or replaces, keeping its place) the resource with this uri.
    * Returns its unregister function, which is idempotent and never removes a
@@ -146,7 +159,10 @@ export interface ModelContextResources extends EventTarget {
   subscribeResource<T = unknown>(uri: string, handler: (value: T, uri: string) => void): () => void;
   /** Resolves once Go has taken over; rejects with an Error that says what to fix. */
   readonly ready: Promise<void>;
+}
 
+/** document.modelContext as the module installs it: its members and its two events. */
+export interface ModelContextResources extends EventTarget, ModelContextResourceMembers {
   addEventListener<K extends keyof ModelContextResourcesEventMap>(
     type: K,
     listener: (this: ModelContextResources, ev: ModelContextResourcesEventMap[K]) => unknown,
@@ -161,11 +177,87 @@ export interface ModelContextResources extends EventTarget {
   removeEventListener(type: string, listener: EventListenerOrEventListenerObject | null, options?: boolean | EventListenerOptions): void;
 }
 
+/**
+ * A WebMCP tool, as far as this file types it. For WebMCP's own types (and
+ * its other members), add @mcp-b/webmcp-types to the program.
+ */
+export interface WebMCPTool {
+  name: string;
+  description: string;
+  inputSchema?: object;
+  annotations?: object;
+  execute(input: Record<string, unknown>): unknown;
+}
+
+/** What a browser with WebMCP, or a WebMCP polyfill, adds to document.modelContext; absent elsewhere. */
+export interface ModelContextWebMCP {
+  registerTool?(tool: WebMCPTool, options?: { signal?: AbortSignal }): unknown;
+}
+
+/** The page's document.modelContext, for a program without a WebMCP type package. */
+interface DocumentModelContext {
+  readonly modelContext: ModelContextResources & ModelContextWebMCP;
+}
+
+/**
+ * Whether a WebMCP type package declares document.modelContext already: such
+ * packages (like @mcp-b/webmcp-types) also declare the global ModelContext.
+ */
+type WebMCPTypesPresent = typeof globalThis extends { ModelContext: unknown } ? true : false;
+
+/** What this file adds to Document: document.modelContext, unless a WebMCP type package declares it. */
+type ModelContextDocument = WebMCPTypesPresent extends true ? {} : DocumentModelContext;
+
 declare global {
-  interface Document {
-    readonly modelContext: ModelContextResources;
-  }
+  // document.modelContext is declared here only when no WebMCP type package
+  // declares it: two declarations of one property must agree exactly.
+  interface Document extends ModelContextDocument {}
   /** Set to true (at any time) to turn debug logging on. */
   // eslint-disable-next-line no-var
   var __MODELCONTEXT_DEBUG__: boolean | undefined;
+  /** Where the .wasm is, when it is not beside the script or the module; set before they load. */
+  // eslint-disable-next-line no-var
+  var __MODELCONTEXT_WASM_URL__: string | undefined;
 }
+
+// With @mcp-b/webmcp-types, its ModelContext (the type of its
+// document.modelContext) gets these members. Without it, this changes nothing.
+declare module "@mcp-b/webmcp-types" {
+  interface ModelContext extends ModelContextResourceMembers {
+    addEventListener<K extends keyof ModelContextResourcesEventMap>(
+      type: K,
+      listener: (this: ModelContext, ev: ModelContextResourcesEventMap[K]) => unknown,
+      options?: boolean | AddEventListenerOptions,
+    ): void;
+    addEventListener(type: string, listener: EventListenerOrEventListenerObject | null, options?: boolean | AddEventListenerOptions): void;
+    removeEventListener<K extends keyof ModelContextResourcesEventMap>(
+      type: K,
+      listener: (this: ModelContext, ev: ModelContextResourcesEventMap[K]) => unknown,
+      options?: boolean | EventListenerOptions,
+    ): void;
+    removeEventListener(type: string, listener: EventListenerOrEventListenerObject | null, options?: boolean | EventListenerOptions): void;
+  }
+}
+
+// The ES module's named exports: document.modelContext's own members.
+
+/**
+ * Registers (or replaces, keeping its place) the resource with this uri, or
+ * the URI template with this uriTemplate. Returns its unregister function.
+ * @throws TypeError naming the field and the uri when the descriptor is invalid.
+ */
+export declare const registerResource: ModelContextResources["registerResource"];
+/** A fresh array of the registered resources, in registration order. */
+export declare const getResources: ModelContextResources["getResources"];
+/** A fresh array of the registered URI templates, in registration order. */
+export declare const getResourceTemplates: ModelContextResources["getResourceTemplates"];
+/** Calls get() now and resolves with its value. */
+export declare const readResource: ModelContextResources["readResource"];
+/** Calls handler(value, uri) for every push of uri that survives de-duplication. */
+export declare const subscribeResource: ModelContextResources["subscribeResource"];
+/** Serves the resources as an MCP server on window.postMessage. */
+export declare const serveMCP: ModelContextResources["serveMCP"];
+/** Registers read-only list_resources and read_resource tools with registerTool. */
+export declare const registerResourceTools: ModelContextResources["registerResourceTools"];
+/** Resolves once Go has taken over; rejects with an Error that says what to fix. */
+export declare const ready: ModelContextResources["ready"];

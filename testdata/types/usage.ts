@@ -52,3 +52,12 @@ unregister();
 
 // @ts-expect-error a descriptor needs get
 document.modelContext.registerResource({ uri: "state://x", name: "x" });
+
+// registerTool is there only where the browser or a WebMCP polyfill adds it.
+if (document.modelContext.registerTool) {
+  document.modelContext.registerTool({
+    name: "cart_size",
+    description: "How many items are in the cart",
+    execute: async () => ({ content: [{ type: "text", text: String(cart.items.length) }] }),
+  });
+}

@@ -37,7 +37,7 @@ const (
 var legacyVersions = []string{"2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"}
 
 // Version is the module version reported as serverInfo.
-const Version = "0.3.0"
+const Version = "0.4.0"
 
 // JSON-RPC and MCP error codes.
 const (

@@ -1,0 +1,21 @@
+// Descriptors that must not compile. Each line below is an error the types
+// must report: when one stops being an error, @ts-expect-error fails the build.
+import { registerResource } from "../../js/modelcontext";
+
+// @ts-expect-error a template takes no subscribe: templates are read on demand
+registerResource({ uriTemplate: "app://orders/{id}", name: "order", get: ({ id }) => id, subscribe: () => () => {} });
+
+// @ts-expect-error a descriptor has a uri or a uriTemplate, not both
+registerResource({ uri: "app://orders/1", uriTemplate: "app://orders/{id}", name: "order", get: () => 1 });
+
+// @ts-expect-error the same through document.modelContext
+document.modelContext.registerResource({ uriTemplate: "app://orders/{id}", name: "order", get: () => 1, subscribe: () => () => {} });
+
+// @ts-expect-error a descriptor needs get
+registerResource({ uri: "state://x", name: "x" });
+
+// @ts-expect-error a descriptor needs a uri or a uriTemplate
+registerResource({ name: "x", get: () => 1 });
+
+// @ts-expect-error subscribe returns its teardown
+registerResource({ uri: "state://x", name: "x", get: () => 1, subscribe: (onChange: () => void) => 1 });

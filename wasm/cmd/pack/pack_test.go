@@ -1,0 +1,178 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/modelcontext-go/modelcontext/wasm/mcp"
+)
+
+// root is the repository, from this package's folder.
+const root = "../../.."
+
+// TestVersionsAgree: js/package.json, CHANGELOG.md's newest entry and the
+// version the MCP server reports are one version.
+func TestVersionsAgree(t *testing.T) {
+	m, err := readManifest(filepath.Join(root, "js", "package.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := checkVersions(root, m.Version); err != nil {
+		t.Fatal(err)
+	}
+	if m.Version != mcp.Version {
+		t.Fatalf("js/package.json %s, mcp.Version %s", m.Version, mcp.Version)
+	}
+}
+
+func TestNewestChangelogVersion(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"# Changelog\n\n## [0.4.0] - 2026-11-30\n\n## [0.3.0] - 2026-11-01\n", "0.4.0"},
+		{"# Changelog\n\n## [Unreleased]\n\n## [1.2.3-rc.1] - 2027-01-01\n## [1.2.2]\n", "1.2.3-rc.1"},
+		{"# Changelog\n\nSee [0.9.0] below.\n### [0.8.0]\n## [0.7.0]\n", "0.7.0"},
+		{"# Changelog\n", ""},
+	} {
+		got, err := newestChangelogVersion([]byte(tc.in))
+		if got != tc.want || (err != nil) != (tc.want == "") {
+			t.Errorf("newestChangelogVersion(%q) = %q, %v; want %q", tc.in, got, err, tc.want)
+		}
+	}
+}
+
+func TestCheckVersionsDisagree(t *testing.T) {
+	for _, tc := range []struct{ changelog, pkg string }{
+		{"0.0.1", "0.0.1"},         // mcp.Version differs
+		{"0.0.1", mcp.Version},     // CHANGELOG.md differs
+		{mcp.Version, "0.0.1"},     // js/package.json differs
+		{mcp.Version, mcp.Version}, // all agree
+	} {
+		dir := t.TempDir()
+		if err := os.WriteFile(filepath.Join(dir, "CHANGELOG.md"), []byte("## ["+tc.changelog+"] - 2020-01-01\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		err := checkVersions(dir, tc.pkg)
+		agree := tc.changelog == mcp.Version && tc.pkg == mcp.Version
+		if (err == nil) != agree {
+			t.Errorf("CHANGELOG.md %s, js/package.json %s, mcp.Version %s: %v", tc.changelog, tc.pkg, mcp.Version, err)
+		}
+	}
+}
+
+// good is a package.json that fits the shipped files.
+func good(t *testing.T) manifest {
+	t.Helper()
+	m, err := readManifest(filepath.Join(root, "js", "package.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+func shippedNames() []string {
+	var names []string
+	for _, f := range shipped {
+		names = append(names, f.name)
+	}
+	return names
+}
+
+// TestVerify: the check of the tarball catches what a mistake in package.json
+// or in the staging would ship.
+func TestVerify(t *testing.T) {
+	if err := verify(shippedNames(), good(t)); err != nil {
+		t.Fatalf("js/package.json with the shipped files: %v", err)
+	}
+	for _, tc := range []struct {
+		name   string
+		change func(m *manifest, names []string) []string
+		want   string
+	}{
+		{"a missing file", func(m *manifest, names []string) []string { return names[1:] }, "holds"},
+		{"an extra file", func(m *manifest, names []string) []string { return append(names, "zz.txt") }, "holds"},
+		{"an export of a missing file", func(m *manifest, names []string) []string {
+			m.Exports = json.RawMessage(`{".": {"types": "./modelcontext.d.ts", "import": "./dist/modelcontext.mjs"}}`)
+			return names
+		}, `"./dist/modelcontext.mjs"`},
+		{"an export without ./", func(m *manifest, names []string) []string {
+			m.Exports = json.RawMessage(`{"./modelcontext.wasm": "modelcontext.wasm"}`)
+			return names
+		}, `"modelcontext.wasm"`},
+		{"no exports", func(m *manifest, names []string) []string { m.Exports = nil; return names }, `no "exports"`},
+		{"no types", func(m *manifest, names []string) []string { m.Types = ""; return names }, `no "types"`},
+		{"types of a missing file", func(m *manifest, names []string) []string { m.Types = "./index.d.ts"; return names }, `"./index.d.ts"`},
+		{"a files entry matching nothing", func(m *manifest, names []string) []string {
+			m.Files = append(m.Files, "lib/*.js")
+			return names
+		}, `"lib/*.js"`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m := good(t)
+			names := tc.change(&m, shippedNames())
+			err := verify(names, m)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("verify: %v, want an error containing %s", err, tc.want)
+			}
+		})
+	}
+}
+
+// TestPack packs the built module into a temporary folder: the tarball holds
+// the shipped files, its package.json is js/package.json, its .wasm and
+// module are the built ones, and its notice carries Go's licence.
+func TestPack(t *testing.T) {
+	dist := filepath.Join(root, "dist")
+	if _, err := os.Stat(filepath.Join(dist, "modelcontext.wasm")); err != nil {
+		t.Fatalf("%v: run `make build` first", err)
+	}
+	if _, err := exec.LookPath("npm"); err != nil {
+		t.Fatalf("npm: %v (the package is packed with npm pack)", err)
+	}
+	out := t.TempDir()
+	var stdout bytes.Buffer
+	if err := run([]string{"-root", root, "-dist", dist, "-o", out}, &stdout); err != nil {
+		t.Fatal(err)
+	}
+	m := good(t)
+	tgz, err := os.ReadFile(filepath.Join(out, m.Name+"-"+m.Version+".tgz"))
+	if err != nil {
+		t.Fatalf("%v (pack printed %q)", err, stdout.String())
+	}
+	names, packed, err := listTarball(tgz)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := strings.Join(names, " "), strings.Join(shippedNames(), " "); got != want {
+		t.Errorf("the tarball holds %s\nwant %s", got, want)
+	}
+	if packed.Name != "modelcontext" || packed.Version != mcp.Version {
+		t.Errorf("the tarball's package.json is %s@%s, want modelcontext@%s", packed.Name, packed.Version, mcp.Version)
+	}
+	for _, f := range shipped {
+		staged, err := os.ReadFile(filepath.Join(out, "package", f.name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f.from == "" {
+			if !bytes.Contains(staged, []byte("Copyright 2009 The Go Authors")) || !bytes.Contains(staged, []byte("wasm_exec.js")) {
+				t.Errorf("THIRD_PARTY_NOTICES lacks Go's licence or the files it covers:\n%s", staged)
+			}
+			continue
+		}
+		from := filepath.Join(root, f.from)
+		if f.dist {
+			from = filepath.Join(dist, f.from)
+		}
+		want, err := os.ReadFile(from)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(staged, want) {
+			t.Errorf("package/%s differs from %s", f.name, from)
+		}
+	}
+}
