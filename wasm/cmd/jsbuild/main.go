@@ -136,7 +136,10 @@ func assemble(body, wasmExec []byte, module bool) []byte {
 // modelcontext.wasm beside itself.
 `, mcp.Version)
 	if module {
-		b.WriteString("const moduleWasmURL = new URL(\"modelcontext.wasm\", import.meta.url).href;\n")
+		// A bundler that emits no module (esbuild's iife or cjs) turns
+		// import.meta into {}: the loader then finds the .wasm beside the
+		// bundle, as it does for the classic script.
+		b.WriteString("let moduleWasmURL = \"\";\ntry {\n  moduleWasmURL = new URL(\"modelcontext.wasm\", import.meta.url).href;\n} catch {}\n")
 	}
 	b.WriteString("(() => {\n\"use strict\";\n")
 	b.WriteString("const INSTALLED = Symbol.for(\"modelcontext.resources\");\n")
