@@ -85,6 +85,8 @@
   }
 
   const workloads = {
+    // Nothing: the bench subtracts what evaluating a batch costs the tab.
+    noop: () => 0,
     // resources/read of the small JSON resource through the SDK Client,
     // awaiting each round trip (request → server → response, validated by
     // the transport's and the client's schemas).
