@@ -141,10 +141,11 @@ func (p *page) eval(expr string, out any) error {
 }
 
 // pageURL is the page of impl for a workload set: bench.html?impl=impl, or
-// for the set "mcp" mcp.html?server=impl (ours or mcpb). In -against mode
+// for the sets "mcp" and "mcp-floor" mcp.html?server=impl (ours, mcpb or
+// floor). In -against mode
 // the build at /bench/against/ stands in for the reference and for MCP-B.
 func (d *driver) pageURL(impl, set string) string {
-	if set == "mcp" {
+	if isMCP(set) {
 		switch {
 		case impl == "ours":
 			return d.srv.URL("/bench/mcp.html?server=ours" + d.query)
@@ -447,7 +448,7 @@ func (d *driver) measureWorkloads(o options, selected []workload, res *Results) 
 				// slowed, up to 3×, by work the previous batch left
 				// running in its tab (garbage collection after the
 				// register cycles): an untimed batch first lets it end.
-				if w.Set == "mcp" {
+				if isMCP(w.Set) {
 					if _, err := p.batch(w.JS, ops[w.Key]); err != nil {
 						return err
 					}
@@ -512,7 +513,7 @@ func (d *driver) measureWorkloads(o options, selected []workload, res *Results) 
 		}
 		row.PairedRatio = round3(median(wall))
 		row.CI = medianCI(paired[w.Key])
-		if w.Set == "mcp" {
+		if isMCP(w.Set) {
 			row.Vs = "mcpb"
 			if d.against {
 				row.Vs = "against"

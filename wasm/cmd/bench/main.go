@@ -61,7 +61,12 @@
 // channel "bench-mcp", and the stock client of make mcpclient (the TypeScript
 // SDK's Client on @mcp-b/transports' TabClientTransport) times
 // client.readResource({uri}) round trips, awaiting each. The two pages take
-// turns like ours and the reference. The bundles are served from
+// turns like ours and the reference. A second row ("least server", the set
+// "mcp-floor") pairs MCP-B's server with the least server there can be
+// (mcp.html?server=floor: a message listener that answers the handshake,
+// initialize and the read, in a few lines of mcp.js): the client and the
+// transport cost the same whatever the server, so its ratio is the best any
+// server can reach against MCP-B's. The bundles are served from
 // testdata/out/ at /out/; without them (run make mcpclient) the bench stops,
 // unless -only leaves the workload out.
 //

@@ -24,10 +24,11 @@ import (
 type workload struct {
 	Key   string // in the table and the JSON
 	JS    string // the name bench.js (mcp.js) knows it by
-	Set   string // "main" (a few resources registered), "list" (1,000) or "mcp"
+	Set   string // "main" (a few resources registered), "list" (1,000), "mcp" or "mcp-floor"
 	Label string
 	// Max is the target: the median over the rounds of ours / the reference
-	// (for the set "mcp": ours / MCP-B's server), in CPU time, is at most Max.
+	// (for the set "mcp": ours / MCP-B's server), in CPU time, is at most Max;
+	// 0 for a row that measures a floor, not the module.
 	Max float64
 }
 
@@ -54,6 +55,9 @@ var workloads = []workload{
 	{"register-cycle", "register-cycle", "main", "register + unregister (6 registered)", maxInPage},
 	{"register-cycle-1000", "register-cycle", "list", "register + unregister (1,000 registered)", maxInPage},
 	{"mcp-read", "mcp-read", "mcp", "MCP read round trip", maxMCPRead},
+	// The floor of the MCP target: the least server there can be (see
+	// mcp.js), against MCP-B's, through the same client and transport.
+	{"mcp-read-floor", "mcp-read", "mcp-floor", "MCP read round trip, least server (floor)", 0},
 }
 
 var impls = []string{"ours", "ref"}
@@ -63,8 +67,8 @@ var impls = []string{"ours", "ref"}
 // mcp.html, where the stock MCP client talks to our server or to MCP-B's
 // (@mcp-b/global; in -against mode the -against build stands in for it).
 var (
-	workloadSets = []string{"main", "list", "mcp"}
-	setImpls     = map[string][]string{"main": impls, "list": impls, "mcp": {"ours", "mcpb"}}
+	workloadSets = []string{"main", "list", "mcp", "mcp-floor"}
+	setImpls     = map[string][]string{"main": impls, "list": impls, "mcp": {"ours", "mcpb"}, "mcp-floor": {"floor", "mcpb"}}
 )
 
 // mcpBundles are what mcp.html loads from testdata/out/ (make mcpclient).
@@ -393,10 +397,13 @@ func run(args []string, stdout io.Writer) error {
 	return nil
 }
 
+// isMCP reports whether a workload set runs on mcp.html.
+func isMCP(set string) bool { return strings.HasPrefix(set, "mcp") }
+
 // needsMCP reports whether the run includes an MCP workload (set "mcp").
 func needsMCP(o options) bool {
 	for _, w := range workloads {
-		if w.Set != "mcp" {
+		if !isMCP(w.Set) {
 			continue
 		}
 		if o.profile != "" {
