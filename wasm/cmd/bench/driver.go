@@ -238,6 +238,16 @@ func (p *page) threadTime() (float64, error) {
 	return 0, fmt.Errorf("%s: DevTools' performance metrics have no ThreadTime", p.name)
 }
 
+// startupCPU returns the CPU ms the main thread of p's page has used since
+// its renderer process started: for a page loaded in a fresh tab (the bench
+// pages are cross-origin isolated, so each gets a new process), the main
+// thread's work of starting the process and loading the page. The work of
+// other threads (the .wasm's streaming compilation among it) is not in it.
+func (p *page) startupCPU() (float64, error) {
+	s, err := p.threadTime()
+	return s * 1000, err
+}
+
 // measureOverhead sets p.overheadMs to the median main-thread CPU time of an
 // empty batch (the workload "noop" of bench.js and mcp.js).
 func (p *page) measureOverhead() error {
@@ -287,14 +297,19 @@ func (d *driver) measureReady(n, maxN int) (*Ready, error) {
 	ran := map[string][]float64{}
 	timings := map[string][]timing{}
 	var paired []float64 // ours / bare, per round
+	var pairedCPU []float64
+	cpus := map[string][]float64{} // main-thread CPU ms until ready
 	for i := -1; i < n || i < maxN && unsettled(paired, maxReadyRatio); i++ {
 		d.logf("start-up round %d/%d", i+1, n)
-		got := map[string]float64{}
+		got, gotCPU := map[string]float64{}, map[string]float64{}
 		for k := range order {
 			impl := order[(k+max(i, 0))%len(order)]
 			p, err := d.openTab("ready/" + impl)
 			if err != nil {
 				return nil, err
+			}
+			if err := chromedp.Run(p.tab.Ctx, performance.Enable()); err != nil {
+				return nil, fmt.Errorf("%s: enabling DevTools' performance metrics: %w", p.name, err)
 			}
 			if err := d.load(p, impl, ""); err != nil {
 				return nil, err
@@ -303,9 +318,15 @@ func (d *driver) measureReady(n, maxN int) (*Ready, error) {
 			if err := p.eval(`Bench.timing()`, &t); err != nil {
 				return nil, err
 			}
+			cpu, err := p.startupCPU()
+			if err != nil {
+				return nil, err
+			}
 			d.closeTab(p)
 			if i >= 0 {
 				got[impl] = t.Ready
+				gotCPU[impl] = cpu
+				cpus[impl] = append(cpus[impl], cpu)
 				samples[impl] = append(samples[impl], t.Ready)
 				ran[impl] = append(ran[impl], t.ScriptsRan)
 				if t.Wasm != nil {
@@ -316,12 +337,14 @@ func (d *driver) measureReady(n, maxN int) (*Ready, error) {
 		}
 		if i >= 0 {
 			paired = append(paired, got["ours"]/got["bare"])
+			pairedCPU = append(pairedCPU, gotCPU["ours"]/gotCPU["bare"])
 		}
 	}
 	r := &Ready{Ours: summarize(samples["ours"], 0), Ref: summarize(samples["ref"], 0),
 		Bare: summarize(samples["bare"], 0), Timings: timings,
 		OursFromWasm: summarize(fromWasm["ours"], 0), BareFromWasm: summarize(fromWasm["bare"], 0),
-		Paired: summarize(paired, 0)}
+		Paired: summarize(paired, 0), PairedCPU: summarize(pairedCPU, 0),
+		OursCPU: summarize(cpus["ours"], 0), RefCPU: summarize(cpus["ref"], 0), BareCPU: summarize(cpus["bare"], 0)}
 	r.ScriptsRan = map[string]Stats{}
 	for _, impl := range order {
 		r.ScriptsRan[impl] = summarize(ran[impl], 0)

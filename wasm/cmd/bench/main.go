@@ -72,7 +72,14 @@
 //
 // Start-up is the time from navigation start until `ready` resolved
 // (performance.now() at resolution), wall-clock: each round opens a fresh tab
-// per implementation, in turns, and pairs ours with the bare program's.
+// per implementation, in turns, and pairs ours with the bare program's. The
+// main thread's CPU time until ready is recorded beside it (the start-up's
+// work, which the load does not stretch; compilation on other threads is not
+// in it). The start-up phases (testdata/bench/startup.html, "-only
+// startup") split that work: the main-thread CPU time of compiling,
+// instantiating and starting (go.run until main blocks) fresh copies of the
+// module's .wasm and of the bare program's, paired round by round; with
+// -against, of the two builds.
 //
 // It prints the tables on stdout, progress on stderr, and writes every sample
 // as JSON to -out (default testdata/out/bench.json; the MCP rows under "mcp").

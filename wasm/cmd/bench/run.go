@@ -172,14 +172,15 @@ type Results struct {
 	Setup    map[string]any `json:"setup"`
 	Crossing *Stats         `json:"crossing_us,omitempty"`
 	// CrossingCPU is the crossing in main-thread CPU time.
-	CrossingCPU *Stats     `json:"crossing_cpu_us,omitempty"`
-	Workloads   []Row      `json:"workloads"`
-	MCP         []Row      `json:"mcp,omitempty"`
-	Floor       []FloorRow `json:"floor,omitempty"`
-	Ready       *Ready     `json:"ready,omitempty"`
-	Size        []Size     `json:"size,omitempty"`
-	Targets     []Check    `json:"targets"`
-	Seconds     float64    `json:"seconds"`
+	CrossingCPU *Stats       `json:"crossing_cpu_us,omitempty"`
+	Workloads   []Row        `json:"workloads"`
+	MCP         []Row        `json:"mcp,omitempty"`
+	Floor       []FloorRow   `json:"floor,omitempty"`
+	Startup     []StartupRow `json:"startup,omitempty"`
+	Ready       *Ready       `json:"ready,omitempty"`
+	Size        []Size       `json:"size,omitempty"`
+	Targets     []Check      `json:"targets"`
+	Seconds     float64      `json:"seconds"`
 }
 
 // Stats summarises samples (µs per operation, ms for start-up, or ratios).
@@ -230,6 +231,14 @@ type Ready struct {
 	Ratio float64 `json:"ours_over_bare"`
 	// Paired is ours / bare per round (the target's measure).
 	Paired Stats `json:"ours_over_bare_paired"`
+	// OursCPU, RefCPU and BareCPU are the CPU ms of the page's main thread
+	// from the start of its renderer process until ready, PairedCPU ours /
+	// bare per round: the start-up's main-thread work, which the machine's
+	// load does not stretch (compilation on other threads is not in it).
+	OursCPU   Stats `json:"ours_main_thread_cpu_ms"`
+	RefCPU    Stats `json:"ref_main_thread_cpu_ms"`
+	BareCPU   Stats `json:"bare_main_thread_cpu_ms"`
+	PairedCPU Stats `json:"ours_over_bare_main_thread_cpu_paired"`
 	// From the start of the .wasm request until ready: the part that
 	// depends on the module, without the page's own loading.
 	OursFromWasm  Stats   `json:"ours_from_wasm_request_ms"`
@@ -367,6 +376,11 @@ func run(args []string, stdout io.Writer) error {
 	}
 	if len(selected) > 0 {
 		if err := d.measureWorkloads(o, selected, res); err != nil {
+			return err
+		}
+	}
+	if o.selects("startup") {
+		if err := d.measureStartup(o, res); err != nil {
 			return err
 		}
 	}
@@ -606,10 +620,13 @@ func printTable(w io.Writer, res *Results) {
 		fmt.Fprintln(w, "  wall = the same in wall-clock time; µs = medians; rnds = rounds (more where the verdict was uncertain)")
 	}
 	printFloor(w, res.Floor)
+	printStartup(w, res.Startup)
 	if r := res.Ready; r != nil {
 		fmt.Fprintf(w, "\nstart-up, navigation start → ready, first visit in a fresh tab (median of %d rounds, ms)\n", len(r.Ours.Samples))
 		fmt.Fprintf(w, "  ours %.1f   ref %.1f   bare Go %.1f   ours/bare %.2f× paired (quartiles %.2f–%.2f)\n",
 			r.Ours.Median, r.Ref.Median, r.Bare.Median, r.Paired.Median, r.Paired.Q1, r.Paired.Q3)
+		fmt.Fprintf(w, "  main-thread CPU until ready: ours %.1f   bare Go %.1f   ours/bare %.2f× paired (quartiles %.2f–%.2f)\n",
+			r.OursCPU.Median, r.BareCPU.Median, r.PairedCPU.Median, r.PairedCPU.Q1, r.PairedCPU.Q3)
 		fmt.Fprintf(w, "  from the .wasm request to ready: ours %.1f   bare Go %.1f   ours/bare %.2f×\n",
 			r.OursFromWasm.Median, r.BareFromWasm.Median, r.RatioFromWasm)
 		fmt.Fprintf(w, "  script tags ran (once downloaded): ours %.1f   ref %.1f   bare Go %.1f\n",
