@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"context"
 	"fmt"
+	"maps"
 	"math"
 	"net/http"
 	"os"
@@ -83,8 +84,10 @@ type page struct {
 	tab  *browsertest.Tab
 	tb   *tb
 	// overheadMs is the main-thread CPU time of evaluating an empty batch
-	// in this tab (the DevTools round trip), subtracted from every batch's.
+	// in this tab (the DevTools round trip), subtracted from every batch's:
+	// the median of overheads, measured before the batches and once a round.
 	overheadMs float64
+	overheads  []float64
 }
 
 type driver struct {
@@ -179,8 +182,25 @@ func (d *driver) load(p *page, impl, set string) error {
 }
 
 // sample is one timed batch, per operation: wall-clock µs (performance.now()
-// in the page) and µs of CPU time of the page's main thread.
-type sample struct{ wall, cpu float64 }
+// in the page) and µs of CPU time of the page's main thread, less the tab's
+// overhead as it was known when the batch ran (refresh applies the final one).
+type sample struct {
+	wall, cpu float64
+	rawCPUms  float64 // the batch's CPU ms, overhead included
+	ops       int
+	p         *page
+}
+
+// refresh recomputes s.cpu with its tab's overhead as it is now.
+func (s *sample) refresh() {
+	s.cpu = max(s.rawCPUms-s.p.overheadMs, 0) * 1000 / float64(s.ops)
+}
+
+func refreshAll(s []sample) {
+	for i := range s {
+		s[i].refresh()
+	}
+}
 
 // batch runs one timed batch of a workload.
 //
@@ -195,7 +215,9 @@ func (p *page) batch(js string, ops int) (sample, error) {
 	if err != nil {
 		return sample{}, err
 	}
-	return sample{wall: wallMs * 1000 / float64(ops), cpu: max(cpuMs-p.overheadMs, 0) * 1000 / float64(ops)}, nil
+	s := sample{wall: wallMs * 1000 / float64(ops), rawCPUms: cpuMs, ops: ops, p: p}
+	s.refresh()
+	return s, nil
 }
 
 // timed runs Bench.run(js, ops) and returns the batch's wall-clock ms and
@@ -249,20 +271,27 @@ func (p *page) startupCPU() (float64, error) {
 }
 
 // measureOverhead sets p.overheadMs to the median main-thread CPU time of an
-// empty batch (the workload "noop" of bench.js and mcp.js).
+// empty batch (the workload "noop" of bench.js and mcp.js), over 9 of them.
 func (p *page) measureOverhead() error {
 	if err := chromedp.Run(p.tab.Ctx, performance.Enable()); err != nil {
 		return fmt.Errorf("%s: enabling DevTools' performance metrics: %w", p.name, err)
 	}
-	var cpu []float64
 	for range 9 {
-		_, ms, err := p.timed("noop", 1)
-		if err != nil {
+		if err := p.noteOverhead(); err != nil {
 			return err
 		}
-		cpu = append(cpu, ms)
 	}
-	p.overheadMs = median(cpu)
+	return nil
+}
+
+// noteOverhead times one more empty batch and updates p.overheadMs.
+func (p *page) noteOverhead() error {
+	_, ms, err := p.timed("noop", 1)
+	if err != nil {
+		return err
+	}
+	p.overheadMs = median(append(p.overheads, ms))
+	p.overheads = append(p.overheads, ms)
 	return nil
 }
 
@@ -410,13 +439,6 @@ func (d *driver) measureWorkloads(o options, selected []workload, res *Results) 
 	if len(visible) > 0 {
 		d.logf("note: tabs not visible (timers may be throttled): %v", visible)
 	}
-	res.Setup["eval_overhead_cpu_ms"] = func() map[string]float64 {
-		m := map[string]float64{"bare": round3(bare.overheadMs)}
-		for name, p := range pages {
-			m[name] = round3(p.overheadMs)
-		}
-		return m
-	}()
 
 	// Calibrate and warm up: double ops until the faster implementation's
 	// batch takes a quarter of the target, then size the batch for the
@@ -450,21 +472,36 @@ func (d *driver) measureWorkloads(o options, selected []workload, res *Results) 
 	}
 	d.logf("calibrated %-20s %6d ops per batch", "crossing", crossOps)
 
-	// samples[key][impl] are a workload's batches; paired[key] the CPU-time
-	// ratios ours / other of its rounds.
+	// samples[key][impl] are a workload's batches, one per round.
 	samples := map[string]map[string][]sample{}
-	paired := map[string][]float64{}
 	for _, w := range selected {
 		samples[w.Key] = map[string][]sample{}
 	}
+	// paired returns the CPU-time ratios ours / other of a workload's rounds.
+	paired := func(w workload) []float64 {
+		pair := setImpls[w.Set]
+		ours, other := samples[w.Key][pair[0]], samples[w.Key][pair[1]]
+		out := make([]float64, len(ours))
+		for i := range ours {
+			ours[i].refresh()
+			other[i].refresh()
+			out[i] = ours[i].cpu / other[i].cpu
+		}
+		return out
+	}
 	var cross []sample
 	round := func(r int, todo []workload) error {
+		// Follow the tabs' evaluation overhead through the run.
+		for _, p := range append([]*page{bare}, slices.Collect(maps.Values(pages))...) {
+			if err := p.noteOverhead(); err != nil {
+				return err
+			}
+		}
 		for _, w := range todo {
 			order := setImpls[w.Set]
 			if r%2 == 1 {
 				order = []string{order[1], order[0]}
 			}
-			got := map[string]sample{}
 			for _, impl := range order {
 				p := pages[impl+"/"+w.Set]
 				// An MCP round trip crosses the event loop twice and is
@@ -480,11 +517,8 @@ func (d *driver) measureWorkloads(o options, selected []workload, res *Results) 
 				if err != nil {
 					return err
 				}
-				got[impl] = s
 				samples[w.Key][impl] = append(samples[w.Key][impl], s)
 			}
-			pair := setImpls[w.Set]
-			paired[w.Key] = append(paired[w.Key], got[pair[0]].cpu/got[pair[1]].cpu)
 		}
 		s, err := bare.batch("crossing", crossOps)
 		if err != nil {
@@ -502,7 +536,7 @@ func (d *driver) measureWorkloads(o options, selected []workload, res *Results) 
 	for r := o.rounds; r < o.maxRounds; r++ {
 		var todo []workload
 		for _, w := range selected {
-			if w.Max > 0 && !d.against && unsettled(paired[w.Key], w.Max) {
+			if w.Max > 0 && !d.against && unsettled(paired(w), w.Max) {
 				todo = append(todo, w)
 			}
 		}
@@ -519,23 +553,30 @@ func (d *driver) measureWorkloads(o options, selected []workload, res *Results) 
 		}
 	}
 
+	refreshAll(cross)
+	overhead := map[string]float64{"bare": round3(bare.overheadMs)}
+	for name, p := range pages {
+		overhead[name] = round3(p.overheadMs)
+	}
+	res.Setup["eval_overhead_cpu_ms"] = overhead
 	c := summarize(wallOf(cross), crossOps)
 	cc := summarize(cpuOf(cross), crossOps)
 	res.Crossing, res.CrossingCPU = &c, &cc
 	for _, w := range selected {
 		pair := setImpls[w.Set]
+		ratios := paired(w) // refreshes the samples
 		ours, other := samples[w.Key][pair[0]], samples[w.Key][pair[1]]
 		row := Row{Key: w.Key, Label: w.Label, Ops: ops[w.Key], Rounds: len(ours), Target: w.Max,
 			Ours: summarize(wallOf(ours), ops[w.Key]), Ref: summarize(wallOf(other), ops[w.Key]),
 			OursCPU: summarize(cpuOf(ours), ops[w.Key]), RefCPU: summarize(cpuOf(other), ops[w.Key]),
-			Paired: summarize(paired[w.Key], 0)}
+			Paired: summarize(ratios, 0)}
 		row.Ratio = round3(row.Ours.Median / row.Ref.Median)
 		wall := make([]float64, len(ours))
 		for i := range ours {
 			wall[i] = ours[i].wall / other[i].wall
 		}
 		row.PairedRatio = round3(median(wall))
-		row.CI = medianCI(paired[w.Key])
+		row.CI = medianCI(ratios)
 		if isMCP(w.Set) {
 			row.Vs = "mcpb"
 			if d.against {
