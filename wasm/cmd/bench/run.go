@@ -110,7 +110,7 @@ func parseFlags(args []string, root string) (options, error) {
 	fs.IntVar(&o.maxRounds, "max-rounds", 0, "run up to this many rounds of a workload while its target is within the uncertainty of its median (default 3 × -rounds)")
 	fs.IntVar(&o.ready, "ready", 15, "start-up rounds (a fresh tab per implementation each)")
 	fs.IntVar(&o.maxReady, "max-ready", 0, "up to this many start-up rounds while the target is within the uncertainty of the median (default 2 × -ready)")
-	fs.Float64Var(&o.batchMs, "batch-ms", 15, "calibrate batches so that the faster implementation's takes about this many `ms`")
+	fs.Float64Var(&o.batchMs, "batch-ms", 15, "calibrate batches so that the faster implementation's takes about this many `ms` of CPU time")
 	goCmd := os.Getenv("GO")
 	if goCmd == "" {
 		goCmd = "go"
@@ -119,7 +119,7 @@ func parseFlags(args []string, root string) (options, error) {
 	fs.StringVar(&o.dist, "dist", "", "measure the module in this `directory` (modelcontext.js and modelcontext.wasm) instead of dist/")
 	fs.StringVar(&o.against, "against", "", "A/B mode: measure the module in this `directory` in place of the reference (the ref column), e.g. a build with a change to js/loader.js; targets are not checked")
 	fs.BoolVar(&o.noSize, "no-size", false, "skip the download sizes (brotli at its best setting takes a few seconds)")
-	fs.StringVar(&o.only, "only", "", "run only the workloads whose key contains this `text`, or one of several separated by commas (and skip start-up unless one matches \"ready\")")
+	fs.StringVar(&o.only, "only", "", "run only the workloads whose key contains this `text`, or one of several separated by commas; \"ready\", \"startup\" and \"floor\" select those sections, which run only when one matches")
 	fs.StringVar(&o.profile, "profile", "", "instead of the bench, profile this `workload` in both implementations with V8's sampling profiler and print where the time goes (writes .cpuprofile files beside -out)")
 	fs.DurationVar(&o.profileFor, "profile-for", 3*time.Second, "how long to profile each implementation")
 	if err := fs.Parse(args); err != nil {
