@@ -1,6 +1,6 @@
 // The workloads of wasm/cmd/bench, run the same way on every implementation
 // of document.modelContext that bench.html loads (?impl=ours|ref), plus the
-// Go floor (?impl=bare).
+// Go floor (?impl=bare) and the crossings of the module's seam (?impl=floor).
 //
 // The bench calls, through the DevTools protocol:
 //   Bench.ready                 a Promise of performance.now() when the
@@ -11,7 +11,9 @@
 //   Bench.run(workload, ops)    runs one timed batch of ops operations and
 //                               returns {ms, ops}; it throws if the
 //                               implementation did not do what was asked
-//                               (a push not delivered, a wrong list length)
+//                               (a push not delivered, a wrong list length).
+//                               The workload "noop" does nothing: the bench
+//                               measures what a batch costs beyond its work.
 //
 // Values are built once, outside the timed loops. A push alternates between
 // two pre-built values that differ in one field, so that no push is
@@ -22,7 +24,7 @@
   const impl = new URLSearchParams(location.search).get('impl');
   const B = (window.Bench = { impl, readyAt: null, error: null });
 
-  const started = impl === 'bare' ? window.bare.ready : document.modelContext.ready;
+  const started = impl === 'bare' ? window.bare.ready : impl === 'floor' ? window.floor.ready : document.modelContext.ready;
   B.ready = Promise.resolve(started).then(
     () => (B.readyAt = performance.now()),
     (e) => {
@@ -88,7 +90,7 @@
 
   // ---- Set-up ---------------------------------------------------------------
 
-  const mc = impl === 'bare' ? null : document.modelContext;
+  const mc = impl === 'bare' || impl === 'floor' ? null : document.modelContext;
   const sources = {}; // workload → {a, b, cur, flip, onChange}
   let updated = 0; // resourceupdated events seen by the listener
   let handled = 0; // subscribeResource handler calls
@@ -131,6 +133,7 @@
 
   B.setup = (set) => {
     if (impl === 'bare') return { crossing: typeof globalThis.bareNoop };
+    if (impl === 'floor') return { exports: Object.keys(window.floor.exports).filter((k) => k.startsWith('floor_')) };
     if (set === 'main') {
       source('small', 'bench://push/small', 40);
       source('10k', 'bench://push/10k', 10_000);
@@ -249,6 +252,37 @@
       check(mc.getResources().length === resourceCount, 'the register cycle left resources behind');
       return ms;
     },
+    // Nothing: the bench subtracts what evaluating a batch costs the tab.
+    noop: () => 0,
+    // The seam's crossings (?impl=floor): entering Go through an empty
+    // //go:wasmexport function; Go calling a JavaScript function that
+    // returns its argument through a //go:wasmimport function, directly or
+    // wrapped the way js/loader.js wraps its host functions (ops calls made
+    // from one entry); and what both implementations pay for an event, a
+    // CustomEvent dispatched to one listener.
+    'floor-enter': (ops) => {
+      const f = window.floor.exports.floor_enter;
+      let s = 0;
+      const t0 = performance.now();
+      for (let i = 0; i < ops; i++) s += f(i);
+      const ms = performance.now() - t0;
+      check(s === (ops * (ops - 1)) / 2, 'floor_enter returned a wrong sum');
+      return ms;
+    },
+    'floor-host-call': (ops) => hostCalls(ops, 0),
+    'floor-host-call-wrapped': (ops) => hostCalls(ops, 1),
+    'floor-event': (ops) => {
+      const target = new EventTarget();
+      let seen = 0;
+      target.addEventListener('resourceupdated', (ev) => {
+        if (ev.detail.value !== undefined) seen++;
+      });
+      const t0 = performance.now();
+      for (let i = 0; i < ops; i++) target.dispatchEvent(new CustomEvent('resourceupdated', { detail: { uri: 'bench://floor', value: readValue } }));
+      const ms = performance.now() - t0;
+      check(seen === ops, `${ops} events reached the listener ${seen} times`);
+      return ms;
+    },
     // One JavaScript-to-Go call of a js.FuncOf that does nothing.
     crossing: (ops) => {
       const f = globalThis.bareNoop;
@@ -257,6 +291,14 @@
       return performance.now() - t0;
     },
   };
+
+  function hostCalls(ops, wrapped) {
+    const t0 = performance.now();
+    const s = window.floor.exports.floor_calls(ops, wrapped);
+    const ms = performance.now() - t0;
+    check(s === (((ops * (ops - 1)) / 2) | 0), 'floor_calls returned ' + s + ' for ' + ops + ' calls');
+    return ms;
+  }
 
   B.run = async (name, ops) => {
     const w = workloads[name];

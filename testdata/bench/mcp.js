@@ -1,4 +1,4 @@
-// The MCP workloads of wasm/cmd/bench, run on mcp.html?server=ours|mcpb: the
+// The MCP workloads of wasm/cmd/bench, run on mcp.html?server=ours|mcpb|floor: the
 // same stock client (window.mcpTest, testdata/out/mcpclient.js) talks to the
 // page's MCP server over window.postMessage, so that the only difference
 // between the two pages is the server.
@@ -6,11 +6,12 @@
 // The bench calls, as on bench.html:
 //   Bench.ready                 a Promise that resolves when the server's
 //                               implementation has loaded
-//   Bench.setup('mcp')          registers one small JSON resource, starts the
-//                               server (ours: serveMCP; MCP-B's serves from
-//                               the start), connects the client on the
-//                               channel (initialize), warms up with a few
-//                               reads and returns what it connected to
+//   Bench.setup('mcp')          (or 'mcp-floor', the same) registers one
+//                               small JSON resource, starts the server (ours:
+//                               serveMCP; MCP-B's serves from the start;
+//                               floor: see floorServer), connects the client
+//                               on the channel (initialize), warms up with a
+//                               few reads and returns what it connected to
 //   Bench.run(workload, ops)    one timed batch; {ms, ops}
 (() => {
   'use strict';
@@ -25,6 +26,7 @@
 
   B.ready = (async () => {
     if (!window.mcpTest) fail('testdata/out/mcpclient.js did not load: run `make mcpclient`');
+    if (server === 'floor') return (B.readyAt = performance.now());
     const mc = document.modelContext;
     if (!mc) fail('no document.modelContext' + (server === 'mcpb' ? ': testdata/out/mcpb-global.js did not load (run `make mcpclient`)' : ''));
     if (server === 'ours') await mc.ready;
@@ -46,10 +48,12 @@
   let conn = null; // mcpTest.connect's result
 
   B.setup = async (set) => {
-    if (set !== 'mcp') fail('unknown set ' + set);
+    if (set !== 'mcp' && set !== 'mcp-floor') fail('unknown set ' + set);
     if (conn) fail('set up twice');
     const mc = document.modelContext;
-    if (server === 'ours') {
+    if (server === 'floor') {
+      floorServer();
+    } else if (server === 'ours') {
       mc.registerResource({ uri: URI, name: 'small', mimeType: MIME, get: () => value });
       mc.serveMCP({ channel });
     } else {
@@ -76,6 +80,34 @@
     };
   };
 
+  // floorServer is the least an in-page server on this transport can do: it
+  // checks the envelope, answers the handshake, initialize and
+  // resources/read of the one resource (calling get and JSON.stringify like
+  // a real server), and posts the response. No registry, no validation, no
+  // other method: a floor for the comparison, not a server.
+  function floorServer() {
+    const get = () => value;
+    const post = (payload) => window.postMessage({ channel, type: 'mcp', direction: 'server-to-client', payload }, location.origin);
+    window.addEventListener('message', (ev) => {
+      const d = ev.data;
+      if (d === null || typeof d !== 'object' || d.type !== 'mcp' || d.channel !== channel || d.direction !== 'client-to-server') return;
+      if (ev.source !== window || ev.origin !== location.origin) return;
+      const m = d.payload;
+      if (m === 'mcp-check-ready') return post('mcp-server-ready');
+      if (m === null || typeof m !== 'object' || m.id === undefined) return; // notifications
+      let result;
+      if (m.method === 'resources/read' && m.params && m.params.uri === URI) {
+        result = { contents: [{ uri: URI, mimeType: MIME, text: JSON.stringify(get()) }] };
+      } else if (m.method === 'initialize') {
+        result = { protocolVersion: m.params.protocolVersion, capabilities: { resources: {} }, serverInfo: { name: 'floor', version: '0' } };
+      } else {
+        return post({ jsonrpc: '2.0', id: m.id, error: { code: -32601, message: 'floor: method not found' } });
+      }
+      post({ jsonrpc: '2.0', id: m.id, result });
+    });
+    post('mcp-server-ready');
+  }
+
   function checkRead(r) {
     const c = r && r.contents && r.contents[0];
     if (!c || c.uri !== URI || c.text !== text || r.contents.length !== 1) {
@@ -85,6 +117,8 @@
   }
 
   const workloads = {
+    // Nothing: the bench subtracts what evaluating a batch costs the tab.
+    noop: () => 0,
     // resources/read of the small JSON resource through the SDK Client,
     // awaiting each round trip (request → server → response, validated by
     // the transport's and the client's schemas).

@@ -54,10 +54,39 @@ func TestDeduplication(t *testing.T) {
 		{"ArrayBuffer then a typed array", `[new Uint8Array([1]).buffer, new Uint8Array([1])]`, []int{0, 1}},
 		{"the same Map pushed twice", `(() => { const m = new Map([[1, 2]]); return [m, m]; })()`, []int{0}},
 
+		// Corners of the keys of plain data (JSON.stringify without a
+		// replacer): what is not plain must still be seen, and the two ways
+		// of computing a key must agree wherever the JSON form is the same.
+		{"a class instance and a plain object with the same JSON form", `(() => { class P { constructor(x) { this.x = x; } } return [new P(1), {x: 1}, new P(1), new P(2)]; })()`, []int{0, 3}},
+		{"a Map in a class instance", `(() => { class C { constructor(n) { this.m = new Map([['a', n]]); } } return [new C(1), new C(1), new C(2)]; })()`, []int{0, 2}},
+		{"a toJSON that returns a Map", `[{toJSON: () => new Map([['a', 1]])}, {toJSON: () => new Map([['a', 1]])}, {toJSON: () => new Map([['a', 2]])}]`, []int{0, 2}},
+		{"a toJSON that is not a function is data", `[{toJSON: 1, m: new Map([['a', 1]])}, {toJSON: 1, m: new Map([['a', 1]])}, {toJSON: 1, m: new Map([['a', 2]])}]`, []int{0, 2}},
+		{"a function with a toJSON that returns a Map", `(() => { const f = (n) => Object.assign(() => {}, {toJSON: () => new Map([['a', n]])}); return [{f: f(1)}, {f: f(1)}, {f: f(2)}]; })()`, []int{0, 2}},
+		{"an Array subclass with a toJSON", `(() => { class A extends Array { toJSON() { return new Map([['a', this[0]]]); } } return [A.from([1]), A.from([1]), A.from([2])]; })()`, []int{0, 2}},
+		{"a Map deep in plain objects and arrays", `[{a: {b: [{c: new Map([['k', 1]])}]}}, {a: {b: [{c: new Map([['k', 1]])}]}}, {a: {b: [{c: new Map([['k', 2]])}]}}]`, []int{0, 2}},
+		{"a typed array deep in arrays", `[[1, [[new Float32Array([1])]]], [1, [[new Float32Array([1])]]], [1, [[new Float32Array([2])]]]]`, []int{0, 2}},
+		{"sparse arrays by their JSON form", `[[, 1], [undefined, 1], [null, 1], [, 2]]`, []int{0, 3}},
+		{"a Map behind the holes of a sparse array", `(() => { const a = []; a[5] = new Map([['k', 1]]); const b = []; b[5] = new Map([['k', 1]]); const c = []; c[5] = new Map([['k', 2]]); return [a, b, c]; })()`, []int{0, 2}},
+		{"-0 is 0 in JSON", `[0, -0, {n: 0}, {n: -0}, [0], [-0]]`, []int{0, 2, 4}},
+		{"-0 in a typed array is a change", `[new Float64Array([0]), new Float64Array([-0])]`, []int{0, 1}},
+		{"a getter that returns a Map", `[{get m() { return new Map([['k', 1]]); }}, {get m() { return new Map([['k', 1]]); }}, {get m() { return new Map([['k', 2]]); }}]`, []int{0, 2}},
+		{"a getter and a data property with the same value", `[{get n() { return 1; }}, {n: 1}, {get n() { return 2; }}]`, []int{0, 2}},
+		{"a Map in an object with a null prototype", `(() => { const o = (n) => Object.assign(Object.create(null), {m: new Map([['k', n]])}); return [o(1), o(1), o(2)]; })()`, []int{0, 2}},
+		{"an object with a null prototype and a plain object with the same JSON form", `[Object.assign(Object.create(null), {a: 1}), {a: 1}]`, []int{0}},
+		{"a Proxy of an object holding a Map", `[new Proxy({m: new Map([['k', 1]])}, {}), new Proxy({m: new Map([['k', 1]])}, {}), new Proxy({m: new Map([['k', 2]])}, {})]`, []int{0, 2}},
+		{"a Date and its JSON string", `[{d: new Date(0)}, {d: '1970-01-01T00:00:00.000Z'}, {d: new Date(1)}]`, []int{0, 2}},
+		{"a string posing as a Map's tag in an array", `[new Map([['a', 1]]), ['\u0000Map', [['a', 1]]], new Map([['a', 1]])]`, []int{0, 1, 2}},
+		{"an object posing as a Map", `[new Map([['a', 1]]), {'\u0000Map': [['a', 1]]}, new Map([['a', 1]])]`, []int{0, 1, 2}},
+		{"a string posing as a typed array's tag", `[new Uint8Array([65]), ['\u0000Uint8Array', 'A'], new Uint8Array([65])]`, []int{0, 1, 2}},
+		{"strings that start with NUL are still compared", `[['\u0000x'], ['\u0000x'], ['\u0000y'], '\u0000y', '\u0000y']`, []int{0, 2, 3}},
+		{"a Map below a deep nesting of plain objects", `(() => { const deep = (leaf) => { let v = leaf; for (let i = 0; i < 100; i++) v = {v}; return v; }; return [deep(1), deep(1), deep(new Map([['k', 1]])), deep(new Map([['k', 1]])), deep(new Map([['k', 2]]))]; })()`, []int{0, 2, 4}},
+		{"undefined, a function and a symbol have the same JSON form", `[undefined, () => 1, Symbol('s'), null]`, []int{0, 3}},
+
 		// Fail-open: no comparison key.
 		{"cycles fail open", `(() => { const a = {}; a.self = a; const b = {}; b.self = b; return [a, b]; })()`, []int{0, 1}},
 		{"after a cycle the next equal value dispatches", `(() => { const c = {}; c.self = c; return ['A', c, 'A', 'A']; })()`, []int{0, 1, 2}},
 		{"BigInt fails open", `[{n: 1n}, {n: 1n}, 'A', 'A']`, []int{0, 1, 2}},
+		{"a Blob fails open: its content cannot be seen", `[new Blob(['a']), new Blob(['a']), new Blob(['b'])]`, []int{0, 1, 2}},
 		{"a throwing toJSON fails open", `(() => { const bad = () => ({toJSON() { throw new Error('nope'); }}); return ['A', bad(), bad(), 'A']; })()`, []int{0, 1, 2, 3}},
 	}
 	eachImpl(t, func(t *testing.T, impl string) {

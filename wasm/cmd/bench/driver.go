@@ -3,15 +3,21 @@ package main
 import (
 	"bytes"
 	"compress/gzip"
+	"context"
 	"fmt"
+	"maps"
 	"math"
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/andybalholm/brotli"
+	"github.com/chromedp/cdproto/performance"
+	"github.com/chromedp/chromedp"
 
 	"github.com/modelcontext-go/modelcontext/wasm/internal/browsertest"
 )
@@ -31,10 +37,23 @@ func benchRoutes(root, bareWasm, wasmExec string, withDist bool, dist, against s
 			mux.Handle("/bench/against/", http.StripPrefix("/bench/against/", http.FileServer(http.Dir(against))))
 		}
 		dir := filepath.Join(root, "testdata", "bench")
-		mux.Handle("/bench/", http.StripPrefix("/bench/", http.FileServer(http.Dir(dir))))
+		mux.Handle("/bench/", isolated(http.StripPrefix("/bench/", http.FileServer(http.Dir(dir)))))
 		mux.HandleFunc("/bench/bare.wasm", func(w http.ResponseWriter, r *http.Request) { http.ServeFile(w, r, bareWasm) })
 		mux.HandleFunc("/bench/wasm_exec.js", func(w http.ResponseWriter, r *http.Request) { http.ServeFile(w, r, wasmExec) })
 	}
+}
+
+// isolated serves the bench pages cross-origin isolated (COOP and COEP), so
+// that performance.now() counts in steps of 5 µs instead of 100 µs. Every
+// script they load comes from the same origin, so nothing else changes.
+func isolated(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasSuffix(r.URL.Path, ".html") {
+			w.Header().Set("Cross-Origin-Opener-Policy", "same-origin")
+			w.Header().Set("Cross-Origin-Embedder-Policy", "require-corp")
+		}
+		h.ServeHTTP(w, r)
+	})
 }
 
 // tb lets browsertest.Browser.Tab, written for tests, be used by a program:
@@ -64,6 +83,11 @@ type page struct {
 	name string
 	tab  *browsertest.Tab
 	tb   *tb
+	// overheadMs is the main-thread CPU time of evaluating an empty batch
+	// in this tab (the DevTools round trip), subtracted from every batch's:
+	// the median of overheads, measured before the batches and once a round.
+	overheadMs float64
+	overheads  []float64
 }
 
 type driver struct {
@@ -120,10 +144,11 @@ func (p *page) eval(expr string, out any) error {
 }
 
 // pageURL is the page of impl for a workload set: bench.html?impl=impl, or
-// for the set "mcp" mcp.html?server=impl (ours or mcpb). In -against mode
+// for the sets "mcp" and "mcp-floor" mcp.html?server=impl (ours, mcpb or
+// floor). In -against mode
 // the build at /bench/against/ stands in for the reference and for MCP-B.
 func (d *driver) pageURL(impl, set string) string {
-	if set == "mcp" {
+	if isMCP(set) {
 		switch {
 		case impl == "ours":
 			return d.srv.URL("/bench/mcp.html?server=ours" + d.query)
@@ -156,16 +181,118 @@ func (d *driver) load(p *page, impl, set string) error {
 	return nil
 }
 
-// batch runs one timed batch and returns µs per operation.
-func (p *page) batch(js string, ops int) (float64, error) {
+// sample is one timed batch, per operation: wall-clock µs (performance.now()
+// in the page) and µs of CPU time of the page's main thread, less the tab's
+// overhead as it was known when the batch ran (refresh applies the final one).
+type sample struct {
+	wall, cpu float64
+	rawCPUms  float64 // the batch's CPU ms, overhead included
+	ops       int
+	p         *page
+}
+
+// refresh recomputes s.cpu with its tab's overhead as it is now.
+func (s *sample) refresh() {
+	s.cpu = max(s.rawCPUms-s.p.overheadMs, 0) * 1000 / float64(s.ops)
+}
+
+func refreshAll(s []sample) {
+	for i := range s {
+		s[i].refresh()
+	}
+}
+
+// batch runs one timed batch of a workload.
+//
+// Its CPU time is DevTools' ThreadTime metric (the CPU time of the tab's main
+// thread) read before and after the evaluation, less the tab's overhead (see
+// measureOverhead). On a machine shared with other jobs the wall-clock time
+// of a batch is mostly the scheduler's doing (the main thread measured
+// getting an eighth of the wall-clock time under a load of 20 on 2 cores);
+// its CPU time is the work.
+func (p *page) batch(js string, ops int) (sample, error) {
+	wallMs, cpuMs, err := p.timed(js, ops)
+	if err != nil {
+		return sample{}, err
+	}
+	s := sample{wall: wallMs * 1000 / float64(ops), rawCPUms: cpuMs, ops: ops, p: p}
+	s.refresh()
+	return s, nil
+}
+
+// timed runs Bench.run(js, ops) and returns the batch's wall-clock ms and
+// the main-thread CPU ms of its evaluation.
+func (p *page) timed(js string, ops int) (wallMs, cpuMs float64, err error) {
+	before, err := p.threadTime()
+	if err != nil {
+		return 0, 0, err
+	}
 	var r struct {
 		Ms  float64 `json:"ms"`
 		Ops int     `json:"ops"`
 	}
 	if err := p.eval(fmt.Sprintf("Bench.run(%q, %d)", js, ops), &r); err != nil {
-		return 0, err
+		return 0, 0, err
 	}
-	return r.Ms * 1000 / float64(ops), nil
+	after, err := p.threadTime()
+	if err != nil {
+		return 0, 0, err
+	}
+	return r.Ms, (after - before) * 1000, nil
+}
+
+// threadTime returns the CPU seconds the tab's main thread has used.
+func (p *page) threadTime() (float64, error) {
+	var metrics []*performance.Metric
+	err := chromedp.Run(p.tab.Ctx, chromedp.ActionFunc(func(ctx context.Context) error {
+		var err error
+		metrics, err = performance.GetMetrics().Do(ctx)
+		return err
+	}))
+	if err != nil {
+		return 0, fmt.Errorf("%s: reading DevTools' ThreadTime: %w", p.name, err)
+	}
+	for _, m := range metrics {
+		if m.Name == "ThreadTime" {
+			return m.Value, nil
+		}
+	}
+	return 0, fmt.Errorf("%s: DevTools' performance metrics have no ThreadTime", p.name)
+}
+
+// startupCPU returns the CPU ms the main thread of p's page has used since
+// its renderer process started: for a page loaded in a fresh tab (the bench
+// pages are cross-origin isolated, so each gets a new process), the main
+// thread's work of starting the process and loading the page. The work of
+// other threads (the .wasm's streaming compilation among it) is not in it.
+func (p *page) startupCPU() (float64, error) {
+	s, err := p.threadTime()
+	return s * 1000, err
+}
+
+// measureOverhead sets p.overheadMs to the median main-thread CPU time of an
+// empty batch (the workload "noop" of bench.js and mcp.js), over 9 of them.
+func (p *page) measureOverhead() error {
+	if err := chromedp.Run(p.tab.Ctx, performance.Enable()); err != nil {
+		return fmt.Errorf("%s: enabling DevTools' performance metrics: %w", p.name, err)
+	}
+	for range 9 {
+		if err := p.noteOverhead(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// noteOverhead times one more empty batch and updates p.overheadMs.
+func (p *page) noteOverhead() error {
+	_, ms, err := p.timed("noop", 1)
+	if err != nil {
+		return err
+	}
+	p.overheadMs = median(append(p.overheads, ms))
+	p.overheads = append(p.overheads, ms)
+	return nil
 }
 
 // timing is what Bench.timing() reports, in ms since navigation start.
@@ -188,21 +315,30 @@ type resource struct {
 
 // measureReady opens a fresh tab per sample, so that nothing compiled for an
 // earlier page is reused, and takes performance.now() when ready resolved.
-// The implementations take turns; one discarded sample each warms the
-// browser up.
-func (d *driver) measureReady(n int) (*Ready, error) {
+// Each round loads every implementation once, in turns, and pairs ours with
+// the bare program of the same round; one discarded round warms the browser
+// up. After n rounds, it adds rounds (up to maxN) while the target is within
+// the uncertainty of the paired median (see unsettled).
+func (d *driver) measureReady(n, maxN int) (*Ready, error) {
 	order := []string{"ours", "ref", "bare"}
 	samples := map[string][]float64{}
 	fromWasm := map[string][]float64{} // ready − start of the .wasm request
 	ran := map[string][]float64{}
 	timings := map[string][]timing{}
-	for i := -1; i < n; i++ {
-		d.logf("start-up sample %d/%d", i+1, n)
+	var paired []float64 // ours / bare, per round
+	var pairedCPU []float64
+	cpus := map[string][]float64{} // main-thread CPU ms until ready
+	for i := -1; i < n || i < maxN && unsettled(paired, maxReadyRatio); i++ {
+		d.logf("start-up round %d/%d", i+1, n)
+		got, gotCPU := map[string]float64{}, map[string]float64{}
 		for k := range order {
 			impl := order[(k+max(i, 0))%len(order)]
 			p, err := d.openTab("ready/" + impl)
 			if err != nil {
 				return nil, err
+			}
+			if err := chromedp.Run(p.tab.Ctx, performance.Enable()); err != nil {
+				return nil, fmt.Errorf("%s: enabling DevTools' performance metrics: %w", p.name, err)
 			}
 			if err := d.load(p, impl, ""); err != nil {
 				return nil, err
@@ -211,8 +347,15 @@ func (d *driver) measureReady(n int) (*Ready, error) {
 			if err := p.eval(`Bench.timing()`, &t); err != nil {
 				return nil, err
 			}
+			cpu, err := p.startupCPU()
+			if err != nil {
+				return nil, err
+			}
 			d.closeTab(p)
 			if i >= 0 {
+				got[impl] = t.Ready
+				gotCPU[impl] = cpu
+				cpus[impl] = append(cpus[impl], cpu)
 				samples[impl] = append(samples[impl], t.Ready)
 				ran[impl] = append(ran[impl], t.ScriptsRan)
 				if t.Wasm != nil {
@@ -221,10 +364,16 @@ func (d *driver) measureReady(n int) (*Ready, error) {
 				timings[impl] = append(timings[impl], t)
 			}
 		}
+		if i >= 0 {
+			paired = append(paired, got["ours"]/got["bare"])
+			pairedCPU = append(pairedCPU, gotCPU["ours"]/gotCPU["bare"])
+		}
 	}
 	r := &Ready{Ours: summarize(samples["ours"], 0), Ref: summarize(samples["ref"], 0),
 		Bare: summarize(samples["bare"], 0), Timings: timings,
-		OursFromWasm: summarize(fromWasm["ours"], 0), BareFromWasm: summarize(fromWasm["bare"], 0)}
+		OursFromWasm: summarize(fromWasm["ours"], 0), BareFromWasm: summarize(fromWasm["bare"], 0),
+		Paired: summarize(paired, 0), PairedCPU: summarize(pairedCPU, 0),
+		OursCPU: summarize(cpus["ours"], 0), RefCPU: summarize(cpus["ref"], 0), BareCPU: summarize(cpus["bare"], 0)}
 	r.ScriptsRan = map[string]Stats{}
 	for _, impl := range order {
 		r.ScriptsRan[impl] = summarize(ran[impl], 0)
@@ -235,7 +384,10 @@ func (d *driver) measureReady(n int) (*Ready, error) {
 }
 
 // measureWorkloads opens one tab per implementation and workload set (and
-// one for the bare program), calibrates every workload and runs the rounds.
+// one for the bare program), calibrates every workload and runs the rounds:
+// o.rounds for every workload, then more (up to o.maxRounds) for each
+// workload whose target is still within the uncertainty of its paired median
+// (see unsettled).
 func (d *driver) measureWorkloads(o options, selected []workload, res *Results) error {
 	pages := map[string]*page{} // "ours/main", "ref/list", "mcpb/mcp", "bare"
 	sets := map[string]bool{}
@@ -259,6 +411,9 @@ func (d *driver) measureWorkloads(o options, selected []workload, res *Results) 
 			if err := p.eval(fmt.Sprintf("Bench.setup(%q)", set), &info); err != nil {
 				return err
 			}
+			if err := p.measureOverhead(); err != nil {
+				return err
+			}
 			res.Setup[name] = info
 			pages[name] = p
 		}
@@ -268,6 +423,9 @@ func (d *driver) measureWorkloads(o options, selected []workload, res *Results) 
 		return err
 	}
 	if err := d.load(bare, "bare", ""); err != nil {
+		return err
+	}
+	if err := bare.measureOverhead(); err != nil {
 		return err
 	}
 	var visible []string
@@ -291,11 +449,11 @@ func (d *driver) measureWorkloads(o options, selected []workload, res *Results) 
 		n, err := calibrate(o.batchMs, maxBatch, func(k int) ([]float64, error) {
 			var per []float64
 			for _, impl := range setImpls[w.Set] {
-				us, err := pages[impl+"/"+w.Set].batch(w.JS, k)
+				s, err := pages[impl+"/"+w.Set].batch(w.JS, k)
 				if err != nil {
 					return nil, err
 				}
-				per = append(per, us)
+				per = append(per, s.cpu)
 			}
 			return per, nil
 		})
@@ -306,22 +464,40 @@ func (d *driver) measureWorkloads(o options, selected []workload, res *Results) 
 		d.logf("calibrated %-20s %6d ops per batch", w.Key, n)
 	}
 	crossOps, err := calibrate(o.batchMs, maxBatch, func(k int) ([]float64, error) {
-		us, err := bare.batch("crossing", k)
-		return []float64{us}, err
+		s, err := bare.batch("crossing", k)
+		return []float64{s.cpu}, err
 	})
 	if err != nil {
 		return err
 	}
 	d.logf("calibrated %-20s %6d ops per batch", "crossing", crossOps)
 
-	samples := map[string]map[string][]float64{}
+	// samples[key][impl] are a workload's batches, one per round.
+	samples := map[string]map[string][]sample{}
 	for _, w := range selected {
-		samples[w.Key] = map[string][]float64{}
+		samples[w.Key] = map[string][]sample{}
 	}
-	var cross []float64
-	for r := 0; r < o.rounds; r++ {
-		d.logf("round %d/%d", r+1, o.rounds)
-		for _, w := range selected {
+	// paired returns the CPU-time ratios ours / other of a workload's rounds.
+	paired := func(w workload) []float64 {
+		pair := setImpls[w.Set]
+		ours, other := samples[w.Key][pair[0]], samples[w.Key][pair[1]]
+		out := make([]float64, len(ours))
+		for i := range ours {
+			ours[i].refresh()
+			other[i].refresh()
+			out[i] = ours[i].cpu / other[i].cpu
+		}
+		return out
+	}
+	var cross []sample
+	round := func(r int, todo []workload) error {
+		// Follow the tabs' evaluation overhead through the run.
+		for _, p := range append([]*page{bare}, slices.Collect(maps.Values(pages))...) {
+			if err := p.noteOverhead(); err != nil {
+				return err
+			}
+		}
+		for _, w := range todo {
 			order := setImpls[w.Set]
 			if r%2 == 1 {
 				order = []string{order[1], order[0]}
@@ -332,64 +508,127 @@ func (d *driver) measureWorkloads(o options, selected []workload, res *Results) 
 				// slowed, up to 3×, by work the previous batch left
 				// running in its tab (garbage collection after the
 				// register cycles): an untimed batch first lets it end.
-				if w.Set == "mcp" {
+				if isMCP(w.Set) {
 					if _, err := p.batch(w.JS, ops[w.Key]); err != nil {
 						return err
 					}
 				}
-				us, err := p.batch(w.JS, ops[w.Key])
+				s, err := p.batch(w.JS, ops[w.Key])
 				if err != nil {
 					return err
 				}
-				samples[w.Key][impl] = append(samples[w.Key][impl], us)
+				samples[w.Key][impl] = append(samples[w.Key][impl], s)
 			}
 		}
-		us, err := bare.batch("crossing", crossOps)
+		s, err := bare.batch("crossing", crossOps)
 		if err != nil {
 			return err
 		}
-		cross = append(cross, us)
+		cross = append(cross, s)
+		return nil
+	}
+	for r := 0; r < o.rounds; r++ {
+		d.logf("round %d/%d", r+1, o.rounds)
+		if err := round(r, selected); err != nil {
+			return err
+		}
+	}
+	for r := o.rounds; r < o.maxRounds; r++ {
+		var todo []workload
+		for _, w := range selected {
+			if w.Max > 0 && !d.against && unsettled(paired(w), w.Max) {
+				todo = append(todo, w)
+			}
+		}
+		if len(todo) == 0 {
+			break
+		}
+		var keys []string
+		for _, w := range todo {
+			keys = append(keys, w.Key)
+		}
+		d.logf("round %d (of at most %d), for %s: the target is within the uncertainty of the median", r+1, o.maxRounds, strings.Join(keys, ", "))
+		if err := round(r, todo); err != nil {
+			return err
+		}
 	}
 
-	c := summarize(cross, crossOps)
-	res.Crossing = &c
+	refreshAll(cross)
+	overhead := map[string]float64{"bare": round3(bare.overheadMs)}
+	for name, p := range pages {
+		overhead[name] = round3(p.overheadMs)
+	}
+	res.Setup["eval_overhead_cpu_ms"] = overhead
+	c := summarize(wallOf(cross), crossOps)
+	cc := summarize(cpuOf(cross), crossOps)
+	res.Crossing, res.CrossingCPU = &c, &cc
 	for _, w := range selected {
 		pair := setImpls[w.Set]
-		ours, ref := samples[w.Key][pair[0]], samples[w.Key][pair[1]]
-		if w.Set == "mcp" {
-			res.MCP = append(res.MCP, mcpRow(w, ops[w.Key], ours, ref, d.against))
+		ratios := paired(w) // refreshes the samples
+		ours, other := samples[w.Key][pair[0]], samples[w.Key][pair[1]]
+		row := Row{Key: w.Key, Label: w.Label, Ops: ops[w.Key], Rounds: len(ours), Target: w.Max,
+			Ours: summarize(wallOf(ours), ops[w.Key]), Ref: summarize(wallOf(other), ops[w.Key]),
+			OursCPU: summarize(cpuOf(ours), ops[w.Key]), RefCPU: summarize(cpuOf(other), ops[w.Key]),
+			Paired: summarize(ratios, 0)}
+		row.Ratio = round3(row.Ours.Median / row.Ref.Median)
+		wall := make([]float64, len(ours))
+		for i := range ours {
+			wall[i] = ours[i].wall / other[i].wall
+		}
+		row.PairedRatio = round3(median(wall))
+		row.CI = medianCI(ratios)
+		if isMCP(w.Set) {
+			row.Vs = "mcpb"
+			if d.against {
+				row.Vs = "against"
+			}
+			res.MCP = append(res.MCP, row)
 			continue
 		}
-		row := Row{Key: w.Key, Label: w.Label, Ops: ops[w.Key],
-			Ours: summarize(ours, ops[w.Key]), Ref: summarize(ref, ops[w.Key])}
-		row.Ratio = row.Ours.Median / row.Ref.Median
-		paired := make([]float64, len(ours))
-		for i := range ours {
-			paired[i] = ours[i] / ref[i]
-		}
-		row.PairedRatio = round3(median(paired))
-		row.Crossings = round3((row.Ours.Median - row.Ref.Median) / c.Median)
-		row.Ratio = round3(row.Ratio)
+		row.Crossings = round3((row.OursCPU.Median - row.RefCPU.Median) / cc.Median)
 		res.Workloads = append(res.Workloads, row)
 	}
 	return nil
 }
 
-// mcpRow summarizes an MCP workload: ours against MCP-B's server (vs "mcpb")
-// or, in -against mode, against that build (vs "against").
-func mcpRow(w workload, ops int, ours, other []float64, against bool) MCPRow {
-	row := MCPRow{Key: w.Key, Label: w.Label, Ops: ops, Vs: "mcpb",
-		Ours: summarize(ours, ops), MCPB: summarize(other, ops)}
-	if against {
-		row.Vs = "against"
+func wallOf(s []sample) []float64 {
+	out := make([]float64, len(s))
+	for i, x := range s {
+		out[i] = x.wall
 	}
-	row.Ratio = round3(row.Ours.Median / row.MCPB.Median)
-	paired := make([]float64, len(ours))
-	for i := range ours {
-		paired[i] = ours[i] / other[i]
+	return out
+}
+
+func cpuOf(s []sample) []float64 {
+	out := make([]float64, len(s))
+	for i, x := range s {
+		out[i] = x.cpu
 	}
-	row.PairedRatio = round3(median(paired))
-	return row
+	return out
+}
+
+// medianCI returns an approximate 95% confidence interval of the median of
+// s: median ± 1.57 × IQR / √n, the notches of a box plot.
+func medianCI(s []float64) [2]float64 {
+	if len(s) == 0 {
+		return [2]float64{}
+	}
+	c := slices.Clone(s)
+	slices.Sort(c)
+	m, iqr := quantile(c, 0.5), quantile(c, 0.75)-quantile(c, 0.25)
+	h := 1.57 * iqr / math.Sqrt(float64(len(c)))
+	return [2]float64{round3(m - h), round3(m + h)}
+}
+
+// unsettled reports whether the target lies within the approximate 95%
+// confidence interval of the median of the paired ratios, so that more
+// rounds could change the verdict.
+func unsettled(paired []float64, target float64) bool {
+	if len(paired) < 3 {
+		return true
+	}
+	ci := medianCI(paired)
+	return ci[0] <= target && target <= ci[1]
 }
 
 // calibrate returns the ops per batch for a target batch time, given a
@@ -458,6 +697,8 @@ type Size struct {
 	Raw    int      `json:"raw"`
 	Gzip   int      `json:"gzip"`
 	Brotli int      `json:"brotli"`
+	// FileBrotli is the brotli size of each file, in the order of Files.
+	FileBrotli []int `json:"file_brotli"`
 }
 
 func measureSizes(root, dist, against, bareWasm, wasmExec string) ([]Size, error) {
@@ -495,6 +736,7 @@ func measureSizes(root, dist, against, bareWasm, wasmExec string) ([]Size, error
 			sz.Raw += len(b)
 			sz.Gzip += g
 			sz.Brotli += br
+			sz.FileBrotli = append(sz.FileBrotli, br)
 		}
 		out = append(out, sz)
 	}

@@ -48,9 +48,12 @@ func (d *driver) profileWorkload(o options, key string, stdout io.Writer) error 
 		if err := p.eval(fmt.Sprintf("Bench.setup(%q)", w.Set), nil); err != nil {
 			return err
 		}
+		if err := p.measureOverhead(); err != nil {
+			return err
+		}
 		ops, err := calibrate(o.batchMs, 250, func(k int) ([]float64, error) {
-			us, err := p.batch(w.JS, k)
-			return []float64{us}, err
+			s, err := p.batch(w.JS, k)
+			return []float64{s.cpu}, err
 		})
 		if err != nil {
 			return err
@@ -62,11 +65,11 @@ func (d *driver) profileWorkload(o options, key string, stdout io.Writer) error 
 		var sum float64
 		n := 0
 		for t0 := time.Now(); time.Since(t0) < o.profileFor; n++ {
-			us, err := p.batch(w.JS, ops)
+			s, err := p.batch(w.JS, ops)
 			if err != nil {
 				return err
 			}
-			sum += us
+			sum += s.cpu
 		}
 		prof, err := p.stopProfiler()
 		if err != nil {
@@ -76,7 +79,7 @@ func (d *driver) profileWorkload(o options, key string, stdout io.Writer) error 
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(stdout, "\n%s, %s: %d batches of %d ops, mean %.2f µs/op (profiler on); %s\n",
+		fmt.Fprintf(stdout, "\n%s, %s: %d batches of %d ops, mean %.2f CPU µs/op (profiler on); %s\n",
 			w.Label, impl, n, ops, sum/float64(n), file)
 		printProfile(stdout, prof, 25)
 	}

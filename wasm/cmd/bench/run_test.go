@@ -1,0 +1,107 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestSelects(t *testing.T) {
+	cases := []struct {
+		only string
+		key  string
+		want bool
+	}{
+		{"", "push-small", true},
+		{"", "ready", true},
+		{"push", "push-small", true},
+		{"push", "ready", false},
+		{"ready", "ready", true},
+		{"ready", "read-small", false},
+		{"read-small,handler", "handler", true},
+		{"read-small,handler", "read-small", true},
+		{"read-small,handler", "mcp-read", false},
+		{"push,,", "mcp-read", false},
+	}
+	for _, c := range cases {
+		if got := (options{only: c.only}).selects(c.key); got != c.want {
+			t.Errorf("-only %q selects %q = %v, want %v", c.only, c.key, got, c.want)
+		}
+	}
+}
+
+func TestMedianCIAndUnsettled(t *testing.T) {
+	// 21 ratios from 0.9 to 1.1: median 1.0, IQR 0.1, half-width
+	// 1.57 × 0.1 / √21 ≈ 0.034.
+	var s []float64
+	for i := range 21 {
+		s = append(s, 0.9+float64(i)*0.01)
+	}
+	ci := medianCI(s)
+	if ci[0] < 0.96 || ci[0] > 0.97 || ci[1] < 1.03 || ci[1] > 1.04 {
+		t.Errorf("medianCI = %v, want about [0.966, 1.034]", ci)
+	}
+	for _, c := range []struct {
+		target float64
+		want   bool
+	}{{1.0, true}, {1.03, true}, {1.1, false}, {0.9, false}} {
+		if got := unsettled(s, c.target); got != c.want {
+			t.Errorf("unsettled(target %v) = %v, want %v", c.target, got, c.want)
+		}
+	}
+	if !unsettled([]float64{1, 2}, 5) {
+		t.Error("unsettled with two samples = false, want true: too few to tell")
+	}
+}
+
+func TestCheckTargets(t *testing.T) {
+	row := func(key string, paired float64) Row {
+		w := workloadOf(key)
+		r := Row{Key: key, Label: w.Label, Target: w.Max, Rounds: 21, Paired: Stats{Median: paired, Samples: []float64{paired}}}
+		if isMCP(w.Set) {
+			r.Vs = "mcpb"
+		}
+		return r
+	}
+	res := &Results{
+		Workloads: []Row{row("push-small", 1.29), row("push-100k", 1.11)},
+		MCP:       []Row{row("mcp-read", 0.59)},
+		Ready:     &Ready{Paired: Stats{Median: 1.2, Samples: []float64{1.2, 1.2, 1.2}}},
+		Size:      []Size{{Impl: "ours", Files: []string{"modelcontext.wasm", "modelcontext.js"}, FileBrotli: []int{443_001, 14_000}}},
+	}
+	got := map[string]bool{}
+	for _, c := range checkTargets(res) {
+		got[strings.SplitN(c.Name, ":", 2)[0]] = c.OK
+		if c.Detail == "" {
+			t.Errorf("%s: no detail", c.Name)
+		}
+	}
+	want := map[string]bool{
+		"push, small value (~40 B)":              true,  // 1.29 ≤ 1.3
+		"push, ~100 KB value":                    false, // 1.11 > 1.1
+		"MCP read round trip":                    true,  // 0.59 ≤ 0.6
+		"ready":                                  false, // 1.2 > 1.15
+		"the .wasm no larger than 443 KB brotli": false,
+	}
+	for k, ok := range want {
+		if g, found := got[k]; !found || g != ok {
+			t.Errorf("target %q: ok = %v (reported: %v), want %v", k, g, found, ok)
+		}
+	}
+	if len(got) != len(want) {
+		t.Errorf("targets %v, want %d of them", got, len(want))
+	}
+}
+
+// Every workload of the module has a target, and every key is distinct.
+func TestWorkloadTargets(t *testing.T) {
+	seen := map[string]bool{}
+	for _, w := range workloads {
+		if ours := setImpls[w.Set][0] == "ours"; ours != (w.Max > 0) {
+			t.Errorf("%s: target %v, measures the module: %v", w.Key, w.Max, ours)
+		}
+		if seen[w.Key] {
+			t.Errorf("%s twice", w.Key)
+		}
+		seen[w.Key] = true
+	}
+}
