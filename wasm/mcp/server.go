@@ -238,16 +238,49 @@ func idText(id registry.Field, text string) string {
 	case registry.KindString:
 		return (&writer{}).str(id.Str).String()
 	case registry.KindNumber:
-		for i := 0; i < len(text); i++ {
-			if c := text[i]; !('0' <= c && c <= '9' || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E') {
-				return "null"
-			}
-		}
-		if text != "" {
+		if jsonNumber(text) {
 			return text
 		}
 	}
 	return "null"
+}
+
+// jsonNumber reports whether s is a number in JSON's grammar:
+// -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?
+func jsonNumber(s string) bool {
+	i := 0
+	digits := func() int {
+		n := 0
+		for i < len(s) && '0' <= s[i] && s[i] <= '9' {
+			i++
+			n++
+		}
+		return n
+	}
+	if i < len(s) && s[i] == '-' {
+		i++
+	}
+	if i < len(s) && s[i] == '0' {
+		i++
+	} else if digits() == 0 {
+		return false
+	}
+	if i < len(s) && s[i] == '.' {
+		i++
+		if digits() == 0 {
+			return false
+		}
+	}
+	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		i++
+		if i < len(s) && (s[i] == '+' || s[i] == '-') {
+			i++
+		}
+		if digits() == 0 {
+			return false
+		}
+	}
+	return i == len(s)
 }
 
 func (s *Server) notification(m *Message) {

@@ -305,6 +305,17 @@ func TestSubscriptionsBothRevisions(t *testing.T) {
 	}
 }
 
+func TestIDsAreEchoedOnlyAsJSONNumbers(t *testing.T) {
+	for text, want := range map[string]string{
+		"7": "7", "-2.5": "-2.5", "0": "0", "1e21": "1e21", "-0.5E-3": "-0.5E-3",
+		"00000000000000": "null", "01": "null", "+1": "null", "1.": "null", ".5": "null", "1e": "null", "": "null", "--1": "null",
+	} {
+		if got := idText(registry.Field{Kind: registry.KindNumber}, text); got != want {
+			t.Errorf("idText(%q) = %s, want %s", text, got, want)
+		}
+	}
+}
+
 func FuzzHandle(f *testing.F) {
 	for _, s := range []string{
 		`"mcp-check-ready"`,
