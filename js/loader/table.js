@@ -224,33 +224,83 @@ function current(r) {
 
 /**
  * encodeRegistration writes the fields mc_register reads
- * (REGISTRATION_FIELDS) into Go's buffer and returns their length.
+ * (REGISTRATION_FIELDS, in their order) into Go's buffer and returns their
+ * length.
  * @param {Registration} r
  */
 function encodeRegistration(r) {
-  /** @type {any} */
-  const fields = { key: r.key, mimeType: r.info.mimeType, subscribe: r.subscribe !== undefined, template: r.parts };
-  return encodeValues(REGISTRATION_FIELDS.map((f) => fields[f]));
+  pos = 0;
+  for (let i = 0; i < REGISTRATION_FIELDS.length; i++) put(registrationField(r, REGISTRATION_FIELDS[i]), 0);
+  return flush();
 }
 
 /**
- * list returns fresh copies of the descriptors of a table, in list order.
+ * @param {Registration} r
+ * @param {string} name
+ */
+function registrationField(r, name) {
+  switch (name) {
+    case "key":
+      return r.key;
+    case "mimeType":
+      return r.info.mimeType;
+    case "subscribe":
+      return r.subscribe !== undefined;
+    case "template":
+      return r.parts;
+  }
+  throw new Error("modelcontext: no registration field " + name);
+}
+
+/**
+ * list returns fresh copies of the descriptors of a table, in list order,
+ * into an array of its final length.
  * @param {Map<string, Registration>} t
  */
 function list(t) {
   const out = new Array(t.size);
   let i = 0;
-  for (const r of t.values()) out[i++] = copyInfo(r.info);
+  if (t === resources) {
+    for (const r of t.values()) {
+      const info = r.info;
+      out[i++] = copyRest(info, { uri: info.uri, name: info.name });
+    }
+  } else {
+    for (const r of t.values()) out[i++] = copyInfo(r.info);
+  }
   return out;
 }
 
-/** @param {any} info */
+/**
+ * copyInfo copies a listed descriptor field by field (a spread measured
+ * slower), its annotations and audience too.
+ * @param {any} info
+ */
 function copyInfo(info) {
-  const c = { ...info };
-  if (info.annotations) {
-    c.annotations = { ...info.annotations };
-    if (info.annotations.audience) c.annotations.audience = info.annotations.audience.slice();
+  /** @type {any} */
+  const c = info.uri !== undefined ? { uri: info.uri, name: info.name } : { uriTemplate: info.uriTemplate, name: info.name };
+  return copyRest(info, c);
+}
+
+/**
+ * copyRest copies what follows the uri and the name.
+ * @param {any} info
+ * @param {any} c
+ */
+function copyRest(info, c) {
+  if (info.title !== undefined) c.title = info.title;
+  if (info.description !== undefined) c.description = info.description;
+  c.mimeType = info.mimeType;
+  const a = info.annotations;
+  if (a !== undefined) {
+    /** @type {any} */
+    const ca = {};
+    if (a.audience !== undefined) ca.audience = a.audience.slice();
+    if (a.priority !== undefined) ca.priority = a.priority;
+    if (a.lastModified !== undefined) ca.lastModified = a.lastModified;
+    c.annotations = ca;
   }
+  if (info.subscribable !== undefined) c.subscribable = info.subscribable;
   return c;
 }
 

@@ -12,7 +12,7 @@ func (r *Registry) Push(id ID) {
 	push := e.pushes
 	status, v := r.host.Get(id, push)
 	if status != GetPending {
-		r.Settle(id, push, v, status == GetValue)
+		r.settle(e, push, v, status == GetValue)
 	}
 }
 
@@ -23,6 +23,15 @@ func (r *Registry) Push(id ID) {
 func (r *Registry) Settle(id ID, push uint32, v Value, ok bool) {
 	e := r.byID[id]
 	if e == nil {
+		r.host.Release(v)
+		return
+	}
+	r.settle(e, push, v, ok)
+}
+
+func (r *Registry) settle(e *entry, push uint32, v Value, ok bool) {
+	id := e.id
+	if !e.live { // unregistered or replaced while its getter ran
 		r.host.Release(v)
 		return
 	}
@@ -77,7 +86,7 @@ func (r *Registry) deliverAll() {
 	for ; i < len(r.outbox); i++ {
 		d := r.outbox[i]
 		r.outbox[i] = delivery{}
-		if r.byID[d.e.id] == d.e { // not unregistered by an earlier listener
+		if d.e.live { // not unregistered or replaced by an earlier listener
 			r.deliver(d.e, d.v)
 		}
 		r.host.Release(d.v)
@@ -89,13 +98,15 @@ func (r *Registry) deliverAll() {
 // is skipped; one made during the delivery waits for the next push.
 func (r *Registry) deliver(e *entry, v Value) {
 	r.host.Dispatch(e.id, v)
-	for _, s := range r.subs[e.uri] {
-		if _, live := r.subURI[s]; !live {
-			continue
-		}
-		if err := r.host.Deliver(s, e.id, v); err != 0 {
-			r.host.Error("modelcontext: a subscribeResource handler of "+quote(e.uri)+" threw:", err)
-			r.host.Release(err)
+	if c := e.consumers; c != nil {
+		for _, s := range c.subs {
+			if !s.live {
+				continue
+			}
+			if err := r.host.Deliver(s.id, e.id, v); err != 0 {
+				r.host.Error("modelcontext: a subscribeResource handler of "+quote(e.uri)+" threw:", err)
+				r.host.Release(err)
+			}
 		}
 	}
 	for _, w := range r.watchers {

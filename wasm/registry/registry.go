@@ -98,13 +98,26 @@ type Host interface {
 }
 
 type entry struct {
-	id       ID
-	uri      string // the uri, or the uriTemplate of a template
-	mimeType string
-	template *Template // nil for a concrete resource
-	teardown bool      // subscribe returned a teardown function
-	pushes   uint32    // onChange calls so far
-	handled  uint32    // the newest push whose result was dispatched or suppressed
+	id        ID
+	uri       string // the uri, or the uriTemplate of a template
+	mimeType  string
+	template  *Template  // nil for a concrete resource
+	consumers *consumers // the uri's consumer subscriptions; shared with the registrations it replaced
+	live      bool       // the current registration of its uri (in byID)
+	teardown  bool       // subscribe returned a teardown function
+	pushes    uint32     // onChange calls so far
+	handled   uint32     // the newest push whose result was dispatched or suppressed
+}
+
+// consumers are the consumer subscriptions of one uri, in the order they
+// were made. The slice is copied on removal, so that a delivery in progress
+// keeps iterating the one it started with.
+type consumers struct{ subs []*sub }
+
+type sub struct {
+	id   SubID
+	live bool
+	of   *consumers
 }
 
 // Watcher is told what the page's consumers are told, for the MCP server.
@@ -119,8 +132,7 @@ type Registry struct {
 	host      Host
 	byID      map[ID]*entry // the current registrations
 	templates []*entry      // the current templates, in the order they match
-	subURI    map[SubID]string
-	subs      map[string][]SubID // consumer subscriptions by uri, in order
+	subs      map[SubID]*sub
 	watchers  []Watcher
 	lastSub   SubID
 	debugging bool
@@ -131,12 +143,7 @@ type Registry struct {
 
 // New returns an empty registry that calls out to host.
 func New(host Host) *Registry {
-	return &Registry{
-		host:   host,
-		byID:   map[ID]*entry{},
-		subURI: map[SubID]string{},
-		subs:   map[string][]SubID{},
-	}
+	return &Registry{host: host, byID: map[ID]*entry{}, subs: map[SubID]*sub{}}
 }
 
 // SetDebug turns the debug lines on or off; the loader reads the page's
@@ -178,10 +185,12 @@ func (r *Registry) Register(id, replaces ID, reg Registration) error {
 		(old == nil || old.uri != reg.Key || (old.template == nil) != (reg.Template == nil)) {
 		return ErrRegistration
 	}
-	e := &entry{id: id, uri: reg.Key, mimeType: reg.MIMEType, template: reg.Template}
+	e := &entry{id: id, uri: reg.Key, mimeType: reg.MIMEType, template: reg.Template, live: true}
 	r.byID[id] = e
 	if old != nil {
 		delete(r.byID, old.id)
+		old.live = false
+		e.consumers = old.consumers
 		if e.template != nil {
 			r.templates[slices.Index(r.templates, old)] = e
 		}
@@ -234,14 +243,15 @@ func (r *Registry) Unregister(id ID) {
 		return
 	}
 	delete(r.byID, id)
+	e.live = false
 	if e.template != nil {
 		r.templates = slices.Delete(r.templates, slices.Index(r.templates, e), slices.Index(r.templates, e)+1)
-	} else {
-		subs := r.subs[e.uri]
-		delete(r.subs, e.uri)
-		for _, s := range subs {
-			delete(r.subURI, s)
-			r.host.EndSubscription(s)
+	} else if c := e.consumers; c != nil {
+		e.consumers = nil
+		for _, s := range c.subs {
+			s.live = false
+			delete(r.subs, s.id)
+			r.host.EndSubscription(s.id)
 		}
 	}
 	r.retire(e)
@@ -287,34 +297,31 @@ func (r *Registry) Subscribe(id ID) SubID {
 	if e == nil || e.template != nil {
 		return 0
 	}
+	if e.consumers == nil {
+		e.consumers = &consumers{}
+	}
 	r.lastSub++
-	r.subs[e.uri] = append(r.subs[e.uri], r.lastSub)
-	r.subURI[r.lastSub] = e.uri
-	return r.lastSub
+	s := &sub{id: r.lastSub, live: true, of: e.consumers}
+	e.consumers.subs = append(e.consumers.subs, s)
+	r.subs[s.id] = s
+	return s.id
 }
 
 // Unsubscribe ends a consumer subscription. Ending one that has ended does
 // nothing.
-func (r *Registry) Unsubscribe(s SubID) {
-	uri, ok := r.subURI[s]
-	if !ok {
+func (r *Registry) Unsubscribe(id SubID) {
+	s := r.subs[id]
+	if s == nil {
 		return
 	}
-	delete(r.subURI, s)
-	list := r.subs[uri]
-	for i, x := range list {
-		if x == s {
-			// A fresh slice: a dispatch in progress keeps iterating the old one.
-			list = append(list[:i:i], list[i+1:]...)
-			break
-		}
+	delete(r.subs, id)
+	s.live = false
+	c := s.of
+	if i := slices.Index(c.subs, s); i >= 0 {
+		// A fresh slice: a delivery in progress keeps iterating the old one.
+		c.subs = append(c.subs[:i:i], c.subs[i+1:]...)
 	}
-	if len(list) == 0 {
-		delete(r.subs, uri)
-	} else {
-		r.subs[uri] = list
-	}
-	r.host.EndSubscription(s)
+	r.host.EndSubscription(id)
 }
 
 // Stats counts what the registry holds, for leak checks.
@@ -322,7 +329,7 @@ type Stats struct{ Registrations, Subscriptions int }
 
 // Stats returns the current counts.
 func (r *Registry) Stats() Stats {
-	return Stats{Registrations: len(r.byID), Subscriptions: len(r.subURI)}
+	return Stats{Registrations: len(r.byID), Subscriptions: len(r.subs)}
 }
 
 // debug logs the concatenation of parts in debug mode. The parts are joined
