@@ -42,8 +42,8 @@ function registerInGo(r, old) {
   const code = ex.mc_register(r.id, old ? old.id : 0, encodeRegistration(r), debugOn());
   if (code < 0) {
     regs.delete(r.id);
-    if (old) tableOf(r).set(r.key, old);
-    else tableOf(r).delete(r.key);
+    leave(r);
+    if (old) enter(old);
     throw new Error(lastError);
   }
 }
@@ -122,6 +122,8 @@ function subscribeNow(r, handler) {
 
 // replay runs the queued calls against Go, in order.
 function replay() {
+  for (const r of resources.values()) r.current = false;
+  for (const r of templates.values()) r.current = false;
   resources.clear();
   templates.clear();
   for (let i = 0; i < queue.length; i++) {
@@ -163,6 +165,8 @@ function fail(err) {
   failure = err;
   for (const q of queue) if (q && q.reject) q.reject(err);
   queue.length = 0;
+  for (const r of resources.values()) r.current = false;
+  for (const r of templates.values()) r.current = false;
   resources.clear();
   templates.clear();
 }

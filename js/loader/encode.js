@@ -181,9 +181,25 @@ function encodeExtracts(table, root) {
 
 /** flush copies what put wrote into Go's buffer and returns its length. */
 function flush() {
-  const p = ex.mc_buffer(pos);
-  new Uint8Array(ex.mem.buffer, p, pos).set(scratch.subarray(0, pos));
+  goBuffer(pos).set(scratch.subarray(0, pos));
   return pos;
+}
+
+let bufPtr = 0;
+/** @type {Uint8Array | null} */
+let bufView = null;
+/**
+ * goBuffer returns a view of Go's export buffer with room for n bytes,
+ * made anew only when the buffer moved or Go's memory grew.
+ * @param {number} n
+ */
+function goBuffer(n) {
+  const p = ex.mc_buffer(n);
+  if (p !== bufPtr || !bufView || bufView.buffer !== ex.mem.buffer || bufView.length < n) {
+    bufPtr = p;
+    bufView = new Uint8Array(ex.mem.buffer, p, Math.max(n, 256));
+  }
+  return bufView;
 }
 
 /**
@@ -251,21 +267,12 @@ function utf8Length(s) {
   return n;
 }
 
-let bufPtr = 0;
-/** @type {Uint8Array | null} */
-let bufView = null;
 /**
  * putString writes s into Go's buffer as UTF-8 and returns its length.
  * @param {string} s
  */
 function putString(s) {
-  const max = s.length * 3;
-  const p = ex.mc_buffer(max);
-  if (p !== bufPtr || !bufView || bufView.buffer !== ex.mem.buffer || bufView.length < max) {
-    bufPtr = p;
-    bufView = new Uint8Array(ex.mem.buffer, p, Math.max(max, 256));
-  }
-  return utf8(s, bufView, 0);
+  return utf8(s, goBuffer(s.length * 3), 0);
 }
 
 /**

@@ -156,7 +156,7 @@ const host = {
  * @param {Registration} r
  */
 function push(r) {
-  if (state !== READY || r.pullOnly || !current(r)) return;
+  if (state !== READY || r.pullOnly || !r.current) return;
   if (pushDepth >= MAX_PUSH_DEPTH) {
     quietError(`modelcontext: onChange of "${r.key}" re-entered ${MAX_PUSH_DEPTH} pushes deep (does get() call onChange?); this push was dropped`);
     return;

@@ -22,6 +22,7 @@
  * @property {string | null} base the comparison key of the last dispatched value
  * @property {boolean} pullOnly subscribe threw: onChange does nothing
  * @property {boolean} done its unregister was called
+ * @property {boolean} current it is the current registration of its key (in its table)
  * @property {number} [mimeClass] how MCP sends its values (mcp.js), once known
  */
 
@@ -181,7 +182,7 @@ function newRegistration(s) {
   if (!template) info.subscribable = s.subscribe !== undefined;
   return {
     id: ++lastID, key, template, parts: template ? /** @type {string[]} */ (splitTemplate(key)) : undefined,
-    desc: s.desc, get: s.get, subscribe: s.subscribe, info, teardown: null, base: null, pullOnly: false, done: false,
+    desc: s.desc, get: s.get, subscribe: s.subscribe, info, teardown: null, base: null, pullOnly: false, done: false, current: false,
   };
 }
 
@@ -198,7 +199,9 @@ function tableOf(r) {
 function enter(r) {
   const t = tableOf(r);
   const old = t.get(r.key);
+  if (old) old.current = false;
   t.set(r.key, r);
+  r.current = true;
   return old;
 }
 
@@ -208,18 +211,10 @@ function enter(r) {
  * @param {Registration} r
  */
 function leave(r) {
-  const t = tableOf(r);
-  if (t.get(r.key) !== r) return false;
-  t.delete(r.key);
+  if (!r.current) return false;
+  tableOf(r).delete(r.key);
+  r.current = false;
   return true;
-}
-
-/**
- * current reports whether r is the current registration of its key.
- * @param {Registration} r
- */
-function current(r) {
-  return tableOf(r).get(r.key) === r;
 }
 
 /**

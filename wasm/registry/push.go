@@ -4,7 +4,7 @@ package registry
 // value is there, dispatches it unless it equals the last dispatched value.
 // A Push for a registration that is gone does nothing.
 func (r *Registry) Push(id ID) {
-	e := r.byID[id]
+	e := r.byID.get(id)
 	if e == nil {
 		return
 	}
@@ -21,7 +21,7 @@ func (r *Registry) Push(id ID) {
 // released once delivered. A result older than one already handled is
 // dropped.
 func (r *Registry) Settle(id ID, push uint32, v Value, ok bool) {
-	e := r.byID[id]
+	e := r.byID.get(id)
 	if e == nil {
 		r.host.Release(v)
 		return

@@ -130,8 +130,8 @@ type Watcher interface {
 // usable; call New.
 type Registry struct {
 	host      Host
-	byID      map[ID]*entry // the current registrations
-	templates []*entry      // the current templates, in the order they match
+	byID      table    // the current registrations
+	templates []*entry // the current templates, in the order they match
 	subs      map[SubID]*sub
 	watchers  []Watcher
 	lastSub   SubID
@@ -143,7 +143,7 @@ type Registry struct {
 
 // New returns an empty registry that calls out to host.
 func New(host Host) *Registry {
-	return &Registry{host: host, byID: map[ID]*entry{}, subs: map[SubID]*sub{}}
+	return &Registry{host: host, subs: map[SubID]*sub{}}
 }
 
 // SetDebug turns the debug lines on or off; the loader reads the page's
@@ -180,15 +180,15 @@ var ErrRegistration = errors.New("registry: inconsistent registration")
 // matching order. Then subscribe is called (when the descriptor has one) and
 // resourcelistchanged fires.
 func (r *Registry) Register(id, replaces ID, reg Registration) error {
-	old := r.byID[replaces]
-	if id <= 0 || r.byID[id] != nil || replaces != 0 &&
+	old := r.byID.get(replaces)
+	if id <= 0 || r.byID.get(id) != nil || replaces != 0 &&
 		(old == nil || old.uri != reg.Key || (old.template == nil) != (reg.Template == nil)) {
 		return ErrRegistration
 	}
 	e := &entry{id: id, uri: reg.Key, mimeType: reg.MIMEType, template: reg.Template, live: true}
-	r.byID[id] = e
+	r.byID.put(e)
 	if old != nil {
-		delete(r.byID, old.id)
+		r.byID.delete(old.id)
 		old.live = false
 		e.consumers = old.consumers
 		if e.template != nil {
@@ -238,11 +238,11 @@ func (r *Registry) retire(e *entry) {
 // Unregister removes registration id, if it is current: it ends the consumer
 // subscriptions of its uri, runs the teardown and fires resourcelistchanged.
 func (r *Registry) Unregister(id ID) {
-	e := r.byID[id]
+	e := r.byID.get(id)
 	if e == nil {
 		return
 	}
-	delete(r.byID, id)
+	r.byID.delete(id)
 	e.live = false
 	if e.template != nil {
 		r.templates = slices.Delete(r.templates, slices.Index(r.templates, e), slices.Index(r.templates, e)+1)
@@ -276,13 +276,13 @@ func (r *Registry) Len(templates bool) int {
 	if templates {
 		return len(r.templates)
 	}
-	return len(r.byID) - len(r.templates)
+	return r.byID.n - len(r.templates)
 }
 
 // Info returns the uri (or uriTemplate) and mimeType of a current
 // registration, and whether it is a template.
 func (r *Registry) Info(id ID) (key, mimeType string, template, ok bool) {
-	e := r.byID[id]
+	e := r.byID.get(id)
 	if e == nil {
 		return "", "", false, false
 	}
@@ -293,7 +293,7 @@ func (r *Registry) Info(id ID) (key, mimeType string, template, ok bool) {
 // concrete resource id. It returns 0 when id is not a current concrete
 // resource.
 func (r *Registry) Subscribe(id ID) SubID {
-	e := r.byID[id]
+	e := r.byID.get(id)
 	if e == nil || e.template != nil {
 		return 0
 	}
@@ -329,7 +329,7 @@ type Stats struct{ Registrations, Subscriptions int }
 
 // Stats returns the current counts.
 func (r *Registry) Stats() Stats {
-	return Stats{Registrations: len(r.byID), Subscriptions: len(r.subs)}
+	return Stats{Registrations: r.byID.n, Subscriptions: len(r.subs)}
 }
 
 // debug logs the concatenation of parts in debug mode. The parts are joined
