@@ -154,14 +154,21 @@ func mcListPtr() unsafe.Pointer {
 	return unsafe.Pointer(unsafe.SliceData(out))
 }
 
-// mc_stats reports the registry's live counts for leak checks: 0 for
-// registrations, 1 for consumer subscriptions.
+// mc_stats reports live counts for leak checks: 0 for registrations, 1 for
+// consumer subscriptions, 2 for the MCP servers' sub-channel sessions.
 //
 //go:wasmexport mc_stats
 func mcStats(which int32) int32 {
 	s := reg.Stats()
-	if which == 0 {
+	switch which {
+	case 0:
 		return int32(s.Registrations)
+	case 2:
+		n := 0
+		for _, srv := range servers {
+			n += srv.Sessions()
+		}
+		return int32(n)
 	}
 	return int32(s.Subscriptions)
 }

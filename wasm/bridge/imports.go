@@ -72,7 +72,7 @@ func hostMCPOpen(server int32, channel string)
 func hostMCPClose(server int32)
 
 //go:wasmimport modelcontext mcpPost
-func hostMCPPost(server int32, msg string, attach int32, ids unsafe.Pointer, n int32, v int32)
+func hostMCPPost(server int32, session, msg string, attach int32, ids unsafe.Pointer, n int32, v int32)
 
 //go:wasmimport modelcontext mcpRead
 func hostMCPRead(server, req, id int32, params string, class int32)

@@ -37,8 +37,8 @@ func hostReady()                         { call("ready") }
 func hostSetParams(json string)                { call("setParams", json) }
 func hostMCPOpen(server int32, channel string) { call("mcpOpen", server, channel) }
 func hostMCPClose(server int32)                { call("mcpClose", server) }
-func hostMCPPost(server int32, msg string, attach int32, ids unsafe.Pointer, n int32, v int32) {
-	call("mcpPost", server, msg, attach, n, v)
+func hostMCPPost(server int32, session, msg string, attach int32, ids unsafe.Pointer, n int32, v int32) {
+	call("mcpPost", server, session, msg, attach, n, v)
 }
 func hostMCPRead(server, req, id int32, params string, class int32) {
 	call("mcpRead", server, req, id, params, class)

@@ -12,15 +12,14 @@ import (
 // The MCP servers started by serveMCP, by ID.
 var (
 	servers    = map[int32]*mcp.Server{}
-	channels   = map[int32]string{}
 	lastServer int32
 )
 
 // mcpHost implements mcp.Host with the loader's host functions.
 type mcpHost struct{}
 
-func (mcpHost) Post(server int32, msg string, attach mcp.Attachment, ids []registry.ID, v registry.Value) {
-	hostMCPPost(server, msg, int32(attach), unsafe.Pointer(unsafe.SliceData(ids)), int32(len(ids)), int32(v))
+func (mcpHost) Post(server int32, session, msg string, attach mcp.Attachment, ids []registry.ID, v registry.Value) {
+	hostMCPPost(server, session, msg, int32(attach), unsafe.Pointer(unsafe.SliceData(ids)), int32(len(ids)), int32(v))
 }
 
 func (mcpHost) Read(server, req int32, id registry.ID, params string, class mcp.MIMEClass) {
@@ -37,9 +36,9 @@ func (mcpHost) Release(v registry.Value) { host.Release(v) }
 func mcMCPStart(n int32) (id int32) {
 	defer recoverEntry("serveMCP", &id)
 	opt, msg := mcp.ParseOptions(in[:n])
-	for _, c := range channels {
-		if msg == "" && c == opt.Channel {
-			msg = "serveMCP: an MCP server already serves the channel " + `"` + c + `"; stop it first or choose another channel`
+	for _, s := range servers {
+		if msg == "" {
+			msg = s.Conflict(opt)
 		}
 	}
 	if msg != "" {
@@ -47,7 +46,6 @@ func mcMCPStart(n int32) (id int32) {
 		return 0
 	}
 	lastServer++
-	channels[lastServer] = opt.Channel
 	hostMCPOpen(lastServer, opt.Channel)
 	servers[lastServer] = mcp.New(lastServer, mcpHost{}, reg, opt)
 	return lastServer
@@ -59,7 +57,6 @@ func mcMCPStop(id int32) (code int32) {
 	if s := servers[id]; s != nil {
 		s.Stop()
 		delete(servers, id)
-		delete(channels, id)
 		hostMCPClose(id)
 	}
 	return 0

@@ -30,22 +30,24 @@ type Message struct {
 	RequestID        registry.Field // JSON.stringify of a string or number params.requestId
 	Result           registry.Field // kind only
 	Error            registry.Field // kind only
+	Session          registry.Field // the sub-channel's name, for "<channel>/<name>"; undefined on the channel itself
 }
 
 // DecodeMessage reads the loader's encoding of a Message into m.
 func DecodeMessage(b []byte, m *Message) error {
 	dst := [...]*registry.Field{&m.Payload, &m.JSONRPC, &m.ID, &m.IDJSON, &m.Method, &m.Params, &m.URI,
 		&m.Cursor, &m.ProtocolVersion, &m.MetaVersion, &m.MetaCapabilities, &m.Notifications,
-		&m.ListChanged, &m.Subscriptions, &m.RequestID, &m.Result, &m.Error}
+		&m.ListChanged, &m.Subscriptions, &m.RequestID, &m.Result, &m.Error, &m.Session}
 	return registry.DecodeFields(b, dst[:])
 }
 
 // ParseOptions reads serveMCP's options (the loader encodes its argument's
-// kind, channel, allowedOrigins, pageSize and maxBytes, then the page's
-// origin) over the defaults. It returns a message naming the bad option.
+// kind, channel, allowedOrigins, pageSize and maxBytes, the page's origin,
+// then sessions and maxSessions) over the defaults. It returns a message
+// naming the bad option.
 func ParseOptions(b []byte) (Options, string) {
-	var arg, channel, origins, pageSize, maxBytes, page registry.Field
-	if err := registry.DecodeFields(b, []*registry.Field{&arg, &channel, &origins, &pageSize, &maxBytes, &page}); err != nil {
+	var arg, channel, origins, pageSize, maxBytes, page, sessions, maxSessions registry.Field
+	if err := registry.DecodeFields(b, []*registry.Field{&arg, &channel, &origins, &pageSize, &maxBytes, &page, &sessions, &maxSessions}); err != nil {
 		return Options{}, "serveMCP: " + err.Error()
 	}
 	opt := Options{Channel: "mcp-default", AllowedOrigins: []string{page.Str}}
@@ -72,11 +74,17 @@ func ParseOptions(b []byte) (Options, string) {
 			opt.AllowedOrigins = append(opt.AllowedOrigins, o.Str)
 		}
 	}
+	if sessions.Kind != registry.KindUndefined {
+		if sessions.Kind != registry.KindBoolean {
+			return opt, p + `"sessions" must be true or false`
+		}
+		opt.Sessions = sessions.True
+	}
 	for _, n := range []struct {
 		name string
 		f    registry.Field
 		dst  *int
-	}{{"pageSize", pageSize, &opt.PageSize}, {"maxBytes", maxBytes, &opt.MaxBytes}} {
+	}{{"pageSize", pageSize, &opt.PageSize}, {"maxBytes", maxBytes, &opt.MaxBytes}, {"maxSessions", maxSessions, &opt.MaxSessions}} {
 		if n.f.Kind == registry.KindUndefined {
 			continue
 		}

@@ -117,7 +117,7 @@ func appendField(b []byte, f registry.Field) []byte {
 func encodeMessage(m Message) []byte {
 	return encodeFields(m.Payload, m.JSONRPC, m.ID, m.IDJSON, m.Method, m.Params, m.URI, m.Cursor,
 		m.ProtocolVersion, m.MetaVersion, m.MetaCapabilities, m.Notifications, m.ListChanged,
-		m.Subscriptions, m.RequestID, m.Result, m.Error)
+		m.Subscriptions, m.RequestID, m.Result, m.Error, m.Session)
 }
 
 func TestDecodeMessageRoundTrip(t *testing.T) {
@@ -144,14 +144,17 @@ func TestParseOptions(t *testing.T) {
 		fields []registry.Field
 		want   string
 	}{
-		{[]registry.Field{none, none, none, none, none, s(origin)}, ""},
-		{[]registry.Field{obj, s("c"), arr(s("*")), n(10), n(1000), s(origin)}, ""},
-		{[]registry.Field{{Kind: registry.KindArray}, none, none, none, none, s(origin)}, "serveMCP: the options must be an object, got array"},
-		{[]registry.Field{obj, s(""), none, none, none, s(origin)}, `serveMCP: "channel" must be a non-empty string`},
-		{[]registry.Field{obj, none, s("*"), none, none, s(origin)}, `serveMCP: "allowedOrigins" must be a non-empty array of origins like "https://example.com", or ["*"]`},
-		{[]registry.Field{obj, none, arr(), none, none, s(origin)}, `serveMCP: "allowedOrigins" must be a non-empty array of origins like "https://example.com", or ["*"]`},
-		{[]registry.Field{obj, none, none, n(0), none, s(origin)}, `serveMCP: "pageSize" must be a whole number of at least 1`},
-		{[]registry.Field{obj, none, none, none, n(1.5), s(origin)}, `serveMCP: "maxBytes" must be a whole number of at least 1`},
+		{[]registry.Field{none, none, none, none, none, s(origin), none, none}, ""},
+		{[]registry.Field{obj, s("c"), arr(s("*")), n(10), n(1000), s(origin), none, none}, ""},
+		{[]registry.Field{{Kind: registry.KindArray}, none, none, none, none, s(origin), none, none}, "serveMCP: the options must be an object, got array"},
+		{[]registry.Field{obj, s(""), none, none, none, s(origin), none, none}, `serveMCP: "channel" must be a non-empty string`},
+		{[]registry.Field{obj, none, s("*"), none, none, s(origin), none, none}, `serveMCP: "allowedOrigins" must be a non-empty array of origins like "https://example.com", or ["*"]`},
+		{[]registry.Field{obj, none, arr(), none, none, s(origin), none, none}, `serveMCP: "allowedOrigins" must be a non-empty array of origins like "https://example.com", or ["*"]`},
+		{[]registry.Field{obj, none, none, n(0), none, s(origin), none, none}, `serveMCP: "pageSize" must be a whole number of at least 1`},
+		{[]registry.Field{obj, none, none, none, n(1.5), s(origin), none, none}, `serveMCP: "maxBytes" must be a whole number of at least 1`},
+		{[]registry.Field{obj, s("c"), none, none, none, s(origin), {Kind: registry.KindBoolean, True: true}, n(4)}, ""},
+		{[]registry.Field{obj, none, none, none, none, s(origin), s("yes"), none}, `serveMCP: "sessions" must be true or false`},
+		{[]registry.Field{obj, none, none, none, none, s(origin), none, n(0)}, `serveMCP: "maxSessions" must be a whole number of at least 1`},
 	} {
 		opt, got := ParseOptions(encodeFields(tc.fields...))
 		if got != tc.want {

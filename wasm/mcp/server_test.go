@@ -22,9 +22,13 @@ type fakeRead struct {
 	class  MIMEClass
 }
 
-func (h *fakeHost) Post(server int32, msg string, attach Attachment, ids []registry.ID, v registry.Value) {
+// Post records msg; one posted on a sub-channel is prefixed with "<session>: ".
+func (h *fakeHost) Post(server int32, session, msg string, attach Attachment, ids []registry.ID, v registry.Value) {
 	if attach != AttachNone {
 		msg += fmt.Sprintf(" +attach%d%v/v%d", attach, ids, v)
+	}
+	if session != "" {
+		msg = session + ": " + msg
 	}
 	h.posts = append(h.posts, strings.Clone(msg)) // msg is valid only during the call
 }
@@ -282,6 +286,7 @@ func FuzzHandle(f *testing.F) {
 		`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"L"}}`,
 	} {
 		f.Add(encodeMessage(message(f, s)))
+		f.Add(encodeMessage(*msgOn(f, "a", s)))
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		var m Message
@@ -292,7 +297,7 @@ func FuzzHandle(f *testing.F) {
 		mustRegister(t, reg, "state://r000", "application/json")
 		mustRegister(t, reg, "app://orders/{id}", "text/plain")
 		h := &fakeHost{}
-		s := New(1, h, reg, Options{AllowedOrigins: []string{origin}})
+		s := New(1, h, reg, Options{AllowedOrigins: []string{origin}, Sessions: true, MaxSessions: 1})
 		s.Handle(origin, true, &m)
 		for _, r := range h.reads {
 			s.ReadDone(r.req, ValueText, 1, 1, true, "")
@@ -301,6 +306,9 @@ func FuzzHandle(f *testing.F) {
 			msg := p
 			if i := strings.Index(p, " +attach"); i >= 0 {
 				msg = p[:i]
+			}
+			if i := strings.Index(msg, ": "); i >= 0 && validSessionName(msg[:i]) {
+				msg = msg[i+len(": "):] // posted on a sub-channel
 			}
 			if !json.Valid([]byte(msg)) {
 				t.Fatalf("posted invalid JSON %q", msg)
@@ -312,4 +320,207 @@ func FuzzHandle(f *testing.F) {
 func msgp(t testing.TB, payload string) *Message {
 	m := message(t, payload)
 	return &m
+}
+
+// msgOn is msgp for a message that came on the sub-channel "<channel>/<name>".
+func msgOn(t testing.TB, name, payload string) *Message {
+	m := msgp(t, payload)
+	m.Session = registry.Field{Kind: registry.KindString, Str: name}
+	return m
+}
+
+func setupSessions(t *testing.T, max int) (*Server, *fakeHost, *registry.Registry, registry.ID) {
+	t.Helper()
+	reg := registry.New(&regHost{})
+	id := mustRegister(t, reg, "state://x", "application/json")
+	h := &fakeHost{}
+	s := New(1, h, reg, Options{Channel: "c", AllowedOrigins: []string{origin}, Sessions: true, MaxSessions: max})
+	h.take()
+	return s, h, reg, id
+}
+
+const (
+	listenOnX   = `{"jsonrpc":"2.0","id":"L","method":"subscriptions/listen","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}},"notifications":{"resourcesListChanged":true,"resourceSubscriptions":["state://x"]}}}`
+	initialize  = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25"}}`
+	subscribeX  = `{"jsonrpc":"2.0","id":2,"method":"resources/subscribe","params":{"uri":"state://x"}}`
+	initialized = `{"jsonrpc":"2.0","method":"notifications/initialized"}`
+)
+
+func TestSubChannelsAreIgnoredWithoutSessions(t *testing.T) {
+	s, h, _ := setup(t, 1)
+	s.Handle(origin, true, msgOn(t, "a", `"mcp-check-ready"`))
+	s.Handle(origin, true, msgOn(t, "a", `{"jsonrpc":"2.0","id":1,"method":"ping"}`))
+	if got := h.take(); got != "" || s.Sessions() != 0 {
+		t.Errorf("a server without sessions answered a sub-channel: %q (%d sessions)", got, s.Sessions())
+	}
+}
+
+func TestSessionsAreIsolated(t *testing.T) {
+	s, h, reg, x := setupSessions(t, 0)
+	s.Handle(origin, true, msgOn(t, "a", `"mcp-check-ready"`))
+	if got := h.take(); got != `a: "mcp-server-ready"` {
+		t.Fatalf("check-ready on a: %q", got)
+	}
+	for _, ch := range []string{"", "a", "b"} {
+		send := func(p string) {
+			if ch == "" {
+				s.Handle(origin, true, msgp(t, p))
+			} else {
+				s.Handle(origin, true, msgOn(t, ch, p))
+			}
+		}
+		send(initialize)
+		send(initialized)
+		if ch != "b" {
+			send(subscribeX)
+		}
+	}
+	h.take()
+	if s.Sessions() != 2 {
+		t.Fatalf("%d sessions, want 2", s.Sessions())
+	}
+	// A new handshake on the main channel starts its session over, and no other.
+	s.Handle(origin, true, msgp(t, initialize))
+	h.take()
+	reg.Push(x)
+	if got, want := h.take(), `a: {"jsonrpc":"2.0","method":"notifications/resources/updated","params":{"uri":"state://x"}}`; got != want {
+		t.Errorf("push after the main channel's new handshake:\n got %s\nwant %s", got, want)
+	}
+	// The same listen id in two sessions: two streams; cancelling one ends only it.
+	s.Handle(origin, true, msgOn(t, "a", listenOnX))
+	s.Handle(origin, true, msgOn(t, "b", listenOnX))
+	h.take()
+	s.Handle(origin, true, msgOn(t, "b", `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"L"}}`))
+	reg.Push(x)
+	want := `a: {"jsonrpc":"2.0","method":"notifications/resources/updated","params":{"uri":"state://x"}}
+a: {"jsonrpc":"2.0","method":"notifications/resources/updated","params":{"_meta":{"io.modelcontextprotocol/subscriptionId":"L"},"uri":"state://x"}}`
+	if got := h.take(); got != want {
+		t.Errorf("push with listens:\n got %s\nwant %s", got, want)
+	}
+	mustRegister(t, reg, "state://y", "application/json")
+	want = `{"jsonrpc":"2.0","method":"notifications/resources/list_changed"}
+a: {"jsonrpc":"2.0","method":"notifications/resources/list_changed"}
+a: {"jsonrpc":"2.0","method":"notifications/resources/list_changed","params":{"_meta":{"io.modelcontextprotocol/subscriptionId":"L"}}}
+b: {"jsonrpc":"2.0","method":"notifications/resources/list_changed"}`
+	if got := h.take(); got != want {
+		t.Errorf("list change:\n got %s\nwant %s", got, want)
+	}
+	// Requests are answered on the channel they came on.
+	s.Handle(origin, true, msgOn(t, "b", `{"jsonrpc":"2.0","id":"p","method":"ping"}`))
+	if got := h.take(); got != `b: {"jsonrpc":"2.0","id":"p","result":{}}` {
+		t.Errorf("ping on b: %s", got)
+	}
+}
+
+func TestSessionClose(t *testing.T) {
+	s, h, reg, x := setupSessions(t, 0)
+	s.Handle(origin, true, msgOn(t, "a", subscribeX))
+	s.Handle(origin, true, msgOn(t, "a", listenOnX))
+	s.Handle(origin, true, msgOn(t, "a", `{"jsonrpc":"2.0","id":3,"method":"resources/read","params":{"uri":"state://x"}}`))
+	h.take()
+	s.Handle(origin, true, msgOn(t, "a", `"mcp-session-close"`))
+	if got := h.take(); got != `a: "mcp-server-stopped"` || s.Sessions() != 0 {
+		t.Fatalf("close: %q, %d sessions", got, s.Sessions())
+	}
+	reg.Push(x)
+	s.ReadDone(h.reads[0].req, ValueText, 7, 1, false, "")
+	if got := h.take(); got != "" {
+		t.Errorf("a closed session was posted to: %s", got)
+	}
+	// Closing again, or a session that never existed, is acknowledged and
+	// creates nothing; the main channel cannot be closed.
+	s.Handle(origin, true, msgOn(t, "a", `"mcp-session-close"`))
+	s.Handle(origin, true, msgOn(t, "zz", `"mcp-session-close"`))
+	s.Handle(origin, true, msgp(t, `"mcp-session-close"`))
+	if got, want := h.take(), "a: \"mcp-server-stopped\"\nzz: \"mcp-server-stopped\""; got != want || s.Sessions() != 0 {
+		t.Errorf("closing again: %q, %d sessions", got, s.Sessions())
+	}
+	// The name is free again: a new session, with nothing of the old one.
+	s.Handle(origin, true, msgOn(t, "a", `"mcp-check-ready"`))
+	h.take()
+	reg.Push(x)
+	if got := h.take(); got != "" {
+		t.Errorf("a reopened session inherited subscriptions: %s", got)
+	}
+}
+
+func TestSessionLimit(t *testing.T) {
+	s, h, _, _ := setupSessions(t, 2)
+	s.Handle(origin, true, msgOn(t, "a", `"mcp-check-ready"`))
+	s.Handle(origin, true, msgOn(t, "b", `"mcp-check-ready"`))
+	h.take()
+	const full = `"error":{"code":-32000,"message":"modelcontext: too many MCP sessions on the channel \"c\" (at most 2, serveMCP's maxSessions); close one with \"mcp-session-close\" first"}}`
+	s.Handle(origin, true, msgOn(t, "c", `{"jsonrpc":"2.0","id":7,"method":"initialize","params":{}}`))
+	s.Handle(origin, true, msgOn(t, "c", `"mcp-check-ready"`))
+	s.Handle(origin, true, msgOn(t, "c", initialized))
+	s.Handle(origin, true, msgOn(t, "c", `{"jsonrpc":"2.0","id":7,"result":{}}`))
+	want := `c: {"jsonrpc":"2.0","id":7,` + full + "\n" + `c: {"jsonrpc":"2.0","id":null,` + full
+	if got := h.take(); got != want || s.Sessions() != 2 {
+		t.Errorf("over the limit (%d sessions):\n got %s\nwant %s", s.Sessions(), got, want)
+	}
+	s.Handle(origin, true, msgOn(t, "a", `"mcp-session-close"`))
+	s.Handle(origin, true, msgOn(t, "c", `"mcp-check-ready"`))
+	if got := h.take(); got != "a: \"mcp-server-stopped\"\nc: \"mcp-server-ready\"" {
+		t.Errorf("after a close: %q", got)
+	}
+}
+
+func TestSessionNames(t *testing.T) {
+	s, h, _, _ := setupSessions(t, 100)
+	for _, name := range []string{"", "a/b", "é", "a b", strings.Repeat("x", 65)} {
+		s.Handle(origin, true, msgOn(t, name, `"mcp-check-ready"`))
+	}
+	if got := h.take(); got != "" || s.Sessions() != 0 {
+		t.Errorf("invalid names were answered: %q", got)
+	}
+	for _, name := range []string{"A-z_0.9~", strings.Repeat("x", 64)} {
+		s.Handle(origin, true, msgOn(t, name, `"mcp-check-ready"`))
+	}
+	if s.Sessions() != 2 {
+		t.Errorf("valid names: %d sessions, want 2", s.Sessions())
+	}
+	// A foreign sender creates no session.
+	s.Handle("http://evil.example", true, msgOn(t, "evil", `"mcp-check-ready"`))
+	if got := h.take(); strings.Contains(got, "evil") || s.Sessions() != 2 {
+		t.Errorf("a foreign origin created a session: %q", got)
+	}
+}
+
+func TestStopEndsEverySession(t *testing.T) {
+	s, h, reg, x := setupSessions(t, 0)
+	s.Handle(origin, true, msgOn(t, "a", listenOnX))
+	s.Handle(origin, true, msgOn(t, "b", subscribeX))
+	h.take()
+	s.Stop()
+	want := `a: {"jsonrpc":"2.0","id":"L","result":{"resultType":"complete","_meta":{"io.modelcontextprotocol/subscriptionId":"L"}}}
+a: "mcp-server-stopped"
+b: "mcp-server-stopped"
+"mcp-server-stopped"`
+	if got := h.take(); got != want || s.Sessions() != 0 {
+		t.Errorf("stop (%d sessions left):\n got %s\nwant %s", s.Sessions(), got, want)
+	}
+	reg.Push(x)
+	if got := h.take(); got != "" {
+		t.Errorf("a stopped server posted %s", got)
+	}
+}
+
+func TestConflict(t *testing.T) {
+	on := func(channel string, sessions bool) Options { return Options{Channel: channel, Sessions: sessions} }
+	for _, tc := range []struct {
+		running, starting Options
+		want              string
+	}{
+		{on("c", false), on("d", true), ""},
+		{on("c", false), on("c/a", false), ""},
+		{on("c", false), on("c", true), `serveMCP: an MCP server already serves the channel "c"; stop it first or choose another channel`},
+		{on("c", true), on("c/a", false), `serveMCP: the channel "c/a" is a session sub-channel of the server on "c" (sessions: true); choose another channel`},
+		{on("c/a", false), on("c", true), `serveMCP: an MCP server serves "c/a", a sub-channel of "c"; with sessions: true choose another channel`},
+		{on("cc", true), on("c", true), ""},
+	} {
+		s := New(1, &fakeHost{}, registry.New(&regHost{}), tc.running)
+		if got := s.Conflict(tc.starting); got != tc.want {
+			t.Errorf("%+v beside %+v: %q, want %q", tc.starting, tc.running, got, tc.want)
+		}
+	}
 }
