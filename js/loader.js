@@ -507,8 +507,8 @@
     mcpClose(server) {
       mcpClose(server);
     },
-    mcpPost(server, p, n, attach, idsPtr, count, h) {
-      mcpPost(server, str(p, n), attach, count ? Array.from(new Int32Array(ex.mem.buffer, idsPtr, count)) : [], h);
+    mcpPost(server, sp, sn, p, n, attach, idsPtr, count, h) {
+      mcpPost(server, sn ? str(sp, sn) : "", str(p, n), attach, count ? Array.from(new Int32Array(ex.mem.buffer, idsPtr, count)) : [], h);
     },
     mcpRead(server, req, id, p, n, cls) {
       mcpRead(server, req, id, n ? JSON.parse(str(p, n)) : undefined, cls);
@@ -793,8 +793,9 @@
   // "/" posts to this window's own origin, whatever it is.
   const targetOrigin = "/";
 
-  // mcpFields extracts what the server reads of a payload (mcp.Message).
-  function mcpFields(d) {
+  // mcpFields extracts what the server reads of a payload (mcp.Message); sub
+  // is the name of the sub-channel "<channel>/<sub>" it came on, if any.
+  function mcpFields(d, sub) {
     const obj = (v) => (v !== null && typeof v === "object" && !Array.isArray(v) ? v : undefined);
     const idText = (v) => (typeof v === "string" || typeof v === "number" ? JSON.stringify(v) : undefined);
     const m = obj(d) || {};
@@ -806,19 +807,23 @@
       m.params, params.uri, params.cursor, params.protocolVersion,
       meta["io.modelcontextprotocol/protocolVersion"], meta["io.modelcontextprotocol/clientCapabilities"],
       params.notifications, notes.resourcesListChanged, notes.resourceSubscriptions, idText(params.requestId),
-      m.result, m.error,
+      m.result, m.error, sub,
     ];
   }
 
+  // Messages on the sub-channels "<channel>/<name>" go to Go too, which
+  // serves them as sessions when the server has sessions on.
   function mcpOpen(server, channel) {
+    const prefix = channel + "/";
     const listener = (ev) => {
       const d = ev.data;
-      if (d === null || typeof d !== "object" || d.type !== "mcp" || d.channel !== channel || d.direction !== "client-to-server") return;
-      if (state !== READY) return;
+      if (d === null || typeof d !== "object" || d.type !== "mcp" || d.direction !== "client-to-server") return;
+      const sub = d.channel === channel ? undefined : typeof d.channel === "string" && d.channel.startsWith(prefix) ? d.channel.slice(prefix.length) : null;
+      if (sub === null || state !== READY) return;
       let origin = ev.origin;
       if (typeof origin !== "string") origin = "";
       const n = putString(origin);
-      const len = encodeFields(mcpFields(d.payload), n);
+      const len = encodeFields(mcpFields(d.payload, sub), n);
       inMessage = true;
       try {
         ex.mc_mcp_message(server, n, len, ev.source === window ? 1 : 0);
@@ -843,7 +848,7 @@
     return r;
   }
 
-  function mcpPost(server, msg, attach, ids, h) {
+  function mcpPost(server, sub, msg, attach, ids, h) {
     const srv = mcpServers.get(server);
     const payload = JSON.parse(msg);
     if (attach === 1) payload.result.resources = ids.map((id) => mcpResource(regs.get(id).info));
@@ -856,7 +861,7 @@
       else c.blob = base64(v.bytes);
     }
     if (!srv) return;
-    outgoing.push({ channel: srv.channel, type: "mcp", direction: "server-to-client", payload });
+    outgoing.push({ channel: sub ? srv.channel + "/" + sub : srv.channel, type: "mcp", direction: "server-to-client", payload });
     if (!flushQueued) {
       flushQueued = true;
       queueMicrotask(flushOutgoing);
@@ -953,10 +958,10 @@
   }
 
   function mcpOptions(o, origin) {
-    if (o === null || typeof o !== "object" || Array.isArray(o)) return [o, undefined, undefined, undefined, undefined, origin];
+    if (o === null || typeof o !== "object" || Array.isArray(o)) return [o, undefined, undefined, undefined, undefined, origin, undefined, undefined];
     let origins = o.allowedOrigins;
     if (Array.isArray(origins)) origins = origins.slice();
-    return [o, o.channel, origins, o.pageSize, o.maxBytes, origin];
+    return [o, o.channel, origins, o.pageSize, o.maxBytes, origin, o.sessions, o.maxSessions];
   }
 
   // serveMCP starts an MCP server on window.postMessage and returns a handle
@@ -1062,7 +1067,9 @@
     replay();
     if (script && script.hasAttribute("data-mcp")) {
       const channel = script.getAttribute("data-mcp");
-      serveMCP(channel ? { channel } : {});
+      const options = channel ? { channel } : {};
+      if (script.hasAttribute("data-mcp-sessions")) options.sessions = true;
+      serveMCP(options);
     }
   }
 
@@ -1090,6 +1097,7 @@
         loaderHandlers: handlers.size,
         heldValues: vals.length - 1 - freeVals.length,
         mcpServers: mcpServers.size,
+        mcpSessions: ex ? ex.mc_stats(2) : 0,
         goValueRefs: go && go._values ? go._values.length - go._idPool.length : 0,
         wasmMemoryBytes: ex ? ex.mem.buffer.byteLength : 0,
       };
