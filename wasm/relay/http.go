@@ -24,7 +24,7 @@ import (
 // and a subscriptions/listen request gets its notifications on its own
 // response stream.
 type httpRelay struct {
-	tab         *Tab
+	open        func(out func(*message)) *Session // opens a client session on a lane of its own
 	secret      string
 	hosts       map[string]bool // Host values answered
 	origins     map[string]bool // Origin values answered (besides none)
@@ -69,7 +69,7 @@ type exchange struct {
 // maxBacklog bounds the notifications a session without a GET stream keeps.
 const maxBacklog = 1000
 
-func newHTTPRelay(tab *Tab, secret string, addr net.Addr, allowOrigins []string, maxSessions int, idle time.Duration, logf func(string, ...any)) *httpRelay {
+func newHTTPRelay(open func(func(*message)) *Session, secret string, addr net.Addr, allowOrigins []string, maxSessions int, idle time.Duration, logf func(string, ...any)) *httpRelay {
 	port := addr.(*net.TCPAddr).Port
 	hosts := []string{fmt.Sprintf("localhost:%d", port)}
 	if ip := addr.(*net.TCPAddr).IP; ip.To4() == nil {
@@ -77,7 +77,7 @@ func newHTTPRelay(tab *Tab, secret string, addr net.Addr, allowOrigins []string,
 	} else {
 		hosts = append(hosts, fmt.Sprintf("%s:%d", ip, port))
 	}
-	h := &httpRelay{tab: tab, secret: secret, hosts: map[string]bool{}, origins: map[string]bool{}, maxSessions: maxSessions,
+	h := &httpRelay{open: open, secret: secret, hosts: map[string]bool{}, origins: map[string]bool{}, maxSessions: maxSessions,
 		idle: idle, logf: logf, now: time.Now, stop: make(chan struct{}), sessions: map[string]*httpLane{}}
 	for _, host := range hosts {
 		h.hosts[host] = true
@@ -317,7 +317,7 @@ func (h *httpRelay) newSession() *httpLane {
 		h.logf("HTTP session %s ended to make room for a new one (--max-sessions %d)", victim.id[:8], h.maxSessions)
 		h.end(victim, "modelcontext: this session was ended to make room for a new one (the relay's --max-sessions is "+fmt.Sprint(h.maxSessions)+")")
 	}
-	l.sess = h.tab.openSession(l.route)
+	l.sess = h.open(l.route)
 	return l
 }
 
@@ -374,7 +374,7 @@ func (h *httpRelay) modernLane(key idKey) *httpLane {
 	}
 	l := &httpLane{waiters: map[idKey]*exchange{}, lastUsed: h.now()}
 	h.modern = append(h.modern, l)
-	l.sess = h.tab.openSession(l.route)
+	l.sess = h.open(l.route)
 	return l
 }
 

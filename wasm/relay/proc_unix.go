@@ -5,6 +5,7 @@ package relay
 import (
 	"os/exec"
 	"syscall"
+	"time"
 )
 
 // setProcessGroup starts the browser in a process group of its own, so that
@@ -15,8 +16,16 @@ func setProcessGroup(cmd *exec.Cmd) {
 	setParentDeathSignal(cmd.SysProcAttr)
 }
 
+// killGroup kills the browser's process group and waits (a few seconds at
+// most) until none of its processes is left, so that the relay returns only
+// once Chromium is entirely gone.
 func killGroup(cmd *exec.Cmd) {
-	if cmd.Process != nil {
-		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+	if cmd.Process == nil {
+		return
+	}
+	pgid := cmd.Process.Pid
+	syscall.Kill(-pgid, syscall.SIGKILL)
+	for i := 0; i < 500 && syscall.Kill(-pgid, 0) == nil; i++ {
+		time.Sleep(10 * time.Millisecond)
 	}
 }

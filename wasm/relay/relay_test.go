@@ -311,3 +311,8 @@ func (c *client) read(uri string) string {
 	}
 	return res.Contents[0].Text
 }
+
+// chromiumFor returns the Chromium the tests run (CHROMIUM, or the usual places).
+func chromiumFor(t *testing.T) (string, error) { return browsertest.ChromiumPath() }
+
+func browsertestURL(t *testing.T, path string) string { return browsertest.URL(t, path) }

@@ -34,7 +34,15 @@ with data-mcp data-mcp-sessions) to MCP clients outside the browser.
 
 // Run is the relay command: main calls it with the command line (without
 // the program name), and returns its error.
-func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+//
+// It returns nil when ctx ends it (Ctrl-C), when the stdio client goes
+// away, or with --help.
+func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) (err error) {
+	defer func() {
+		if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+			err = nil // interrupted while starting
+		}
+	}()
 	fl := flag.NewFlagSet("relay", flag.ContinueOnError)
 	fl.SetOutput(io.Discard)
 	pageURL := fl.String("url", "", "")
@@ -260,7 +268,7 @@ func pickTab(ctx context.Context, c *cdpConn, want string, launched bool) (targe
 // serveHTTP serves Streamable HTTP on ln until ctx is done or the tab goes.
 func serveHTTP(ctx context.Context, tab *Tab, ln net.Listener, origins []string, maxSessions int, idle time.Duration, stdout io.Writer, logf func(string, ...any)) error {
 	secret := randomHex(16)
-	h := newHTTPRelay(tab, secret, ln.Addr(), origins, maxSessions, idle, logf)
+	h := newHTTPRelay(tab.openSession, secret, ln.Addr(), origins, maxSessions, idle, logf)
 	base := "http://" + ln.Addr().String() + "/mcp"
 	fmt.Fprintf(stdout, "%s/%s\n", base, secret)
 	logf("serving MCP over Streamable HTTP at %s/%s (the URL holds a secret; or use %s with Authorization: Bearer %s)", base, secret, base, secret)

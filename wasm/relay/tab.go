@@ -527,7 +527,11 @@ func (t *Tab) checkPost(m *cdproto.Message) {
 	}
 	switch {
 	case m.Error != nil:
-		t.logf("a message for the page was lost: %s", m.Error.Message)
+		// The document went away under it (its sessions hear that the page
+		// is down, and answer what it took with it).
+		if debugRelay {
+			t.logf("a message for the page was lost: %s", m.Error.Message)
+		}
 	case json.Unmarshal(m.Result, &res) == nil && res.Exception != nil:
 		desc := res.Exception.Text
 		if res.Exception.Exception != nil {
