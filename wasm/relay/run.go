@@ -157,7 +157,7 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		tab.close(ctx)
 	}()
 	if br != nil {
-		if err := c.call(setup, tab.sid, "Page.navigate", map[string]any{"url": *pageURL}, nil); err != nil {
+		if err := c.call(setup, tab.session(), "Page.navigate", map[string]any{"url": *pageURL}, nil); err != nil {
 			return fmt.Errorf("modelcontext: opening %s: %w", *pageURL, err)
 		}
 		logf("started Chromium (headless) and opened %s", *pageURL)

@@ -111,21 +111,24 @@ func (t *Tab) inject(ctx context.Context) error {
 	if err := c.call(ctx, "", "Target.attachToTarget", map[string]any{"targetId": t.targetID, "flatten": true}, &attached); err != nil {
 		return err
 	}
+	t.mu.Lock()
 	t.sid = attached.SessionID
-	if err := c.call(ctx, t.sid, "Runtime.enable", nil, nil); err != nil {
+	t.mu.Unlock()
+	sid := attached.SessionID
+	if err := c.call(ctx, sid, "Runtime.enable", nil, nil); err != nil {
 		return err
 	}
 	// Scripts added for new documents run only while the Page domain is on.
-	if err := c.call(ctx, t.sid, "Page.enable", nil, nil); err != nil {
+	if err := c.call(ctx, sid, "Page.enable", nil, nil); err != nil {
 		return err
 	}
-	if err := c.call(ctx, t.sid, "Runtime.addBinding", map[string]any{"name": t.binding, "executionContextName": t.world}, nil); err != nil {
+	if err := c.call(ctx, sid, "Runtime.addBinding", map[string]any{"name": t.binding, "executionContextName": t.world}, nil); err != nil {
 		return err
 	}
 	var added struct {
 		Identifier string `json:"identifier"`
 	}
-	if err := c.call(ctx, t.sid, "Page.addScriptToEvaluateOnNewDocument", map[string]any{"source": t.script(), "worldName": t.world}, &added); err != nil {
+	if err := c.call(ctx, sid, "Page.addScriptToEvaluateOnNewDocument", map[string]any{"source": t.script(), "worldName": t.world}, &added); err != nil {
 		return err
 	}
 	t.scriptID = added.Identifier
@@ -136,13 +139,13 @@ func (t *Tab) inject(ctx context.Context) error {
 			} `json:"frame"`
 		} `json:"frameTree"`
 	}
-	if err := c.call(ctx, t.sid, "Page.getFrameTree", nil, &tree); err != nil {
+	if err := c.call(ctx, sid, "Page.getFrameTree", nil, &tree); err != nil {
 		return err
 	}
 	var world struct {
 		ID int64 `json:"executionContextId"`
 	}
-	if err := c.call(ctx, t.sid, "Page.createIsolatedWorld", map[string]any{"frameId": tree.FrameTree.Frame.ID, "worldName": t.world}, &world); err != nil {
+	if err := c.call(ctx, sid, "Page.createIsolatedWorld", map[string]any{"frameId": tree.FrameTree.Frame.ID, "worldName": t.world}, &world); err != nil {
 		return err
 	}
 	var res struct {
@@ -150,7 +153,7 @@ func (t *Tab) inject(ctx context.Context) error {
 			Text string `json:"text"`
 		} `json:"exceptionDetails"`
 	}
-	if err := c.call(ctx, t.sid, "Runtime.evaluate", map[string]any{"expression": t.script(), "contextId": world.ID}, &res); err != nil {
+	if err := c.call(ctx, sid, "Runtime.evaluate", map[string]any{"expression": t.script(), "contextId": world.ID}, &res); err != nil {
 		return err
 	}
 	if res.Exception != nil {
@@ -193,13 +196,14 @@ func (t *Tab) script() string {
 
 // handle takes one DevTools event (on the event goroutine, in order).
 func (t *Tab) handle(ev *cdproto.Message) {
-	if ev.SessionID != t.sid {
+	sid := t.session()
+	if ev.SessionID != sid {
 		if ev.Method == "Target.detachedFromTarget" || ev.Method == "Target.targetDestroyed" {
 			var p struct {
 				SessionID target.SessionID `json:"sessionId"`
 				TargetID  target.ID        `json:"targetId"`
 			}
-			if json.Unmarshal(ev.Params, &p) == nil && (p.SessionID == t.sid || p.TargetID == t.targetID) {
+			if json.Unmarshal(ev.Params, &p) == nil && (p.SessionID == sid || p.TargetID == t.targetID) {
 				t.lost(fmt.Errorf("modelcontext: the tab was closed (or the browser detached the relay from it)"))
 			}
 		}
@@ -424,12 +428,11 @@ func (t *Tab) probeAnswered(text string) {
 		t.mu.Unlock()
 		return
 	}
+	t.logf("the page %s serves MCP with sessions on the channel %q", t.url, t.channel)
 	t.setState(tabUp, nil)
 	lanes := t.laneList()
-	url := t.url
 	t.mu.Unlock()
 	t.post(probe, []byte(`"mcp-session-close"`))
-	t.logf("the page %s serves MCP with sessions on the channel %q", url, t.channel)
 	for _, l := range lanes {
 		l.h.pageUp()
 	}
@@ -460,6 +463,13 @@ func (t *Tab) laneList() []*tabLane {
 		out = append(out, l)
 	}
 	return out
+}
+
+// session is the tab's DevTools session.
+func (t *Tab) session() target.SessionID {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.sid
 }
 
 // waitReady waits until the page serves MCP with sessions, or until it is
@@ -506,7 +516,7 @@ func (t *Tab) post(channel string, payload []byte) {
 	if debugRelay {
 		t.logf("post %s %.200s", channel, payload)
 	}
-	t.cdp.send(t.sid, "Runtime.evaluate", params, t.checkPost)
+	t.cdp.send(t.session(), "Runtime.evaluate", params, t.checkPost)
 }
 
 // checkPost logs a post that failed; the page is gone then, or going.
@@ -588,13 +598,14 @@ func (t *Tab) close(ctx context.Context) {
 	if gone != nil {
 		return
 	}
+	sid := t.session()
 	if ctxID != 0 {
-		t.cdp.call(ctx, t.sid, "Runtime.evaluate", map[string]any{"expression": "globalThis[" + string(mustJSON(t.stopFn)) + "]?.()", "contextId": ctxID, "silent": true}, nil)
+		t.cdp.call(ctx, sid, "Runtime.evaluate", map[string]any{"expression": "globalThis[" + string(mustJSON(t.stopFn)) + "]?.()", "contextId": ctxID, "silent": true}, nil)
 	}
-	t.cdp.call(ctx, t.sid, "Page.removeScriptToEvaluateOnNewDocument", map[string]any{"identifier": t.scriptID}, nil)
-	t.cdp.call(ctx, t.sid, "Runtime.removeBinding", map[string]any{"name": t.binding}, nil)
-	t.cdp.call(ctx, t.sid, "Runtime.disable", nil, nil)
-	t.cdp.call(ctx, "", "Target.detachFromTarget", map[string]any{"sessionId": t.sid}, nil)
+	t.cdp.call(ctx, sid, "Page.removeScriptToEvaluateOnNewDocument", map[string]any{"identifier": t.scriptID}, nil)
+	t.cdp.call(ctx, sid, "Runtime.removeBinding", map[string]any{"name": t.binding}, nil)
+	t.cdp.call(ctx, sid, "Runtime.disable", nil, nil)
+	t.cdp.call(ctx, "", "Target.detachFromTarget", map[string]any{"sessionId": sid}, nil)
 }
 
 // tabLane is one client session's sub-channel.
