@@ -3,6 +3,7 @@ package mcp
 import (
 	"encoding/json"
 	"fmt"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -90,7 +91,7 @@ func setup(t *testing.T, n int) (*Server, *fakeHost, *registry.Registry) {
 	return s, h, reg
 }
 
-func mustRegister(t *testing.T, reg *registry.Registry, uri, mime string) registry.ID {
+func mustRegister(t testing.TB, reg *registry.Registry, uri, mime string) registry.ID {
 	t.Helper()
 	d := registry.Descriptor{Kind: registry.KindObject,
 		URI:      registry.Field{Kind: registry.KindString, Str: uri},
@@ -524,3 +525,43 @@ func TestConflict(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkSessionState measures what one sub-channel session holds in the
+// page: a handshake, one subscription and one listen stream.
+func BenchmarkSessionState(b *testing.B) {
+	const n = 1000
+	var total uint64
+	for range b.N {
+		reg := registry.New(&regHost{})
+		mustRegister(b, reg, "state://x", "application/json")
+		s := New(1, discardHost{}, reg, Options{Channel: "c", AllowedOrigins: []string{origin}, Sessions: true, MaxSessions: n})
+		msgs := make([][3]*Message, n)
+		for i := range msgs {
+			name := fmt.Sprintf("relay-0123456789ab-%d", i)
+			msgs[i] = [3]*Message{msgOn(b, name, initialize), msgOn(b, name, subscribeX), msgOn(b, name, listenOnX)}
+		}
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		for _, m := range msgs {
+			for _, x := range m {
+				s.Handle(origin, true, x)
+			}
+		}
+		runtime.GC()
+		runtime.ReadMemStats(&after)
+		if s.Sessions() != n {
+			b.Fatalf("%d sessions", s.Sessions())
+		}
+		total += after.HeapAlloc - before.HeapAlloc
+		runtime.KeepAlive(s)
+		runtime.KeepAlive(msgs)
+	}
+	b.ReportMetric(float64(total)/float64(b.N)/n, "bytes/session")
+}
+
+type discardHost struct{}
+
+func (discardHost) Post(int32, string, string, Attachment, []registry.ID, registry.Value) {}
+func (discardHost) Read(int32, int32, registry.ID, string, MIMEClass)                     {}
+func (discardHost) Release(registry.Value)                                                {}

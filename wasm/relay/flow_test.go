@@ -12,7 +12,7 @@ import (
 var transports = []struct {
 	name    string
 	args    []string
-	connect func(*testing.T, *relayRun, string) *client
+	connect func(testing.TB, *relayRun, string) *client
 }{
 	{"stdio", nil, connectStdio},
 	{"http", []string{"--http", "127.0.0.1:0"}, connectHTTP},

@@ -140,11 +140,11 @@ func TestLaunch(t *testing.T) {
 	}
 }
 
-func pageURL(t *testing.T) string {
+func pageURL(t testing.TB) string {
 	return strings.Replace(openPageURL(t), "?", "?launched=1&", 1)
 }
 
-func openPageURL(t *testing.T) string {
+func openPageURL(t testing.TB) string {
 	return strings.TrimSpace(browsertestURL(t, "/relay.html?test="+t.Name()))
 }
 

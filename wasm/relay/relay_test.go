@@ -39,7 +39,7 @@ const (
 const timeout = 90 * time.Second
 
 // requireBuild fails t unless make build has run.
-func requireBuild(t *testing.T) {
+func requireBuild(t testing.TB) {
 	t.Helper()
 	for _, f := range []string{"modelcontext.js", "modelcontext.wasm"} {
 		if _, err := os.Stat(browsertest.RepoRoot() + "/dist/" + f); err != nil {
@@ -68,7 +68,7 @@ func (s *syncBuffer) String() string {
 
 // relayRun is a relay run by Run in this process.
 type relayRun struct {
-	t      *testing.T
+	t      testing.TB
 	cancel context.CancelFunc
 	done   chan error
 	stdin  *io.PipeWriter // the client's side of the relay's stdin
@@ -81,7 +81,7 @@ type relayRun struct {
 
 // startRelay runs the relay with args and stops it when t ends (it must
 // then return no error). With --http it waits for the URL.
-func startRelay(t *testing.T, args ...string) *relayRun {
+func startRelay(t testing.TB, args ...string) *relayRun {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	inR, inW := io.Pipe()
@@ -167,13 +167,13 @@ func (r *relayRun) wait() error {
 // page is a tab of browsertest's shared browser showing relay.html.
 type page struct {
 	*browsertest.Tab
-	t   *testing.T
+	t   testing.TB
 	url string
 }
 
 // openPage opens relay.html with query in a new tab; its URL is unique to
 // the test, so that --tab picks it among the other tests' tabs.
-func openPage(t *testing.T, query string) *page {
+func openPage(t testing.TB, query string) *page {
 	t.Helper()
 	requireBuild(t)
 	u := browsertest.URL(t, "/relay.html?test="+url.QueryEscape(t.Name()))
@@ -236,11 +236,11 @@ func (p *page) bump(name string) {
 // client is a Go SDK client of the relay.
 type client struct {
 	*mcp.ClientSession
-	t       *testing.T
+	t       testing.TB
 	updates chan string // the uris of notifications/resources/updated, in order
 }
 
-func newClient(t *testing.T, name string) (*mcp.Client, chan string) {
+func newClient(t testing.TB, name string) (*mcp.Client, chan string) {
 	updates := make(chan string, 1000)
 	return mcp.NewClient(&mcp.Implementation{Name: name, Version: "1.0.0"}, &mcp.ClientOptions{
 		ResourceUpdatedHandler: func(_ context.Context, req *mcp.ResourceUpdatedNotificationRequest) {
@@ -250,7 +250,7 @@ func newClient(t *testing.T, name string) (*mcp.Client, chan string) {
 }
 
 // connectStdio connects a Go SDK client to r's stdin and stdout.
-func connectStdio(t *testing.T, r *relayRun, version string) *client {
+func connectStdio(t testing.TB, r *relayRun, version string) *client {
 	t.Helper()
 	c, updates := newClient(t, "stdio-"+version)
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
@@ -264,7 +264,7 @@ func connectStdio(t *testing.T, r *relayRun, version string) *client {
 }
 
 // connectHTTP connects a Go SDK client to the URL the relay printed.
-func connectHTTP(t *testing.T, r *relayRun, version string) *client {
+func connectHTTP(t testing.TB, r *relayRun, version string) *client {
 	t.Helper()
 	c, updates := newClient(t, "http-"+version)
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
@@ -313,6 +313,6 @@ func (c *client) read(uri string) string {
 }
 
 // chromiumFor returns the Chromium the tests run (CHROMIUM, or the usual places).
-func chromiumFor(t *testing.T) (string, error) { return browsertest.ChromiumPath() }
+func chromiumFor(t testing.TB) (string, error) { return browsertest.ChromiumPath() }
 
-func browsertestURL(t *testing.T, path string) string { return browsertest.URL(t, path) }
+func browsertestURL(t testing.TB, path string) string { return browsertest.URL(t, path) }
