@@ -203,8 +203,12 @@ func (h *httpRelay) post(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(http.StatusAccepted)
 		return
 	}
-	x := l.await(m, h.now())
-	if x == nil {
+	x, closed := l.await(m, h.now())
+	switch {
+	case closed:
+		refuse(w, http.StatusNotFound, errUnknownSession)
+		return
+	case x == nil:
 		refuse(w, http.StatusConflict, "modelcontext: a request with this id is already waiting in this session")
 		return
 	}
@@ -270,7 +274,7 @@ func flush(w http.ResponseWriter) {
 // stays only if the page accepts the handshake.
 func (h *httpRelay) initialize(w http.ResponseWriter, r *http.Request, m *message) {
 	l := h.newSession()
-	x := l.await(m, h.now())
+	x, _ := l.await(m, h.now()) // a new session: never closed, nothing waiting
 	defer l.touch(h.now(), -1)
 	l.sess.FromClient(m.raw)
 	h.respond(w, r, l, m, x, func(answer []byte) bool {
@@ -400,18 +404,22 @@ func (h *httpRelay) modernNotification(m *message) {
 	}
 }
 
-// await registers an exchange for request m; nil if one with its id waits.
-func (l *httpLane) await(m *message, now time.Time) *exchange {
+// await registers an exchange for request m; nil if one with its id waits,
+// or if the lane is closed (then closed is true).
+func (l *httpLane) await(m *message, now time.Time) (x *exchange, closed bool) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if _, busy := l.waiters[m.key]; busy || l.closed {
-		return nil
+	if l.closed {
+		return nil, true
 	}
-	x := &exchange{q: newQueue[[]byte](), stream: m.method == "subscriptions/listen"}
+	if _, busy := l.waiters[m.key]; busy {
+		return nil, false
+	}
+	x = &exchange{q: newQueue[[]byte](), stream: m.method == "subscriptions/listen"}
 	l.waiters[m.key] = x
 	l.active++
 	l.lastUsed = now
-	return x
+	return x, false
 }
 
 // forget removes exchange x of key; it reports whether x was still waiting

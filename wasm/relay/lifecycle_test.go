@@ -1,10 +1,15 @@
 package relay
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/target"
+	"github.com/chromedp/chromedp"
 )
 
 // TestOptIn: a page must opt in; the error says how.
@@ -178,4 +183,24 @@ func processesWith(s string) []string {
 		}
 	}
 	return out
+}
+
+// TestTabClosed: when the user closes the tab, the relay ends with an error
+// that says so.
+func TestTabClosed(t *testing.T) {
+	p := openPage(t, "")
+	r := startRelay(t, p.attachArgs()...)
+	c := connectStdio(t, r, legacy)
+	c.read("test://a")
+	if err := chromedp.Run(p.Ctx, chromedp.ActionFunc(func(ctx context.Context) error {
+		cc := chromedp.FromContext(ctx)
+		return target.CloseTarget(cc.Target.TargetID).Do(cdp.WithExecutor(ctx, cc.Browser))
+	})); err != nil {
+		t.Fatal(err)
+	}
+	err := r.wait()
+	r.err = nil
+	if err == nil || !strings.HasPrefix(err.Error(), "modelcontext: the tab was closed") {
+		t.Errorf("Run returned %v", err)
+	}
 }

@@ -62,8 +62,12 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 			fmt.Fprint(stdout, usage)
 			fl.SetOutput(stdout)
 			fl.VisitAll(func(f *flag.Flag) {
-				if f.Usage != "" {
-					fmt.Fprintf(stdout, "  --%-16s %s (default %q)\n", f.Name, f.Usage, f.DefValue)
+				switch {
+				case f.Usage == "":
+				case f.DefValue == "":
+					fmt.Fprintf(stdout, "  --%-16s %s\n", f.Name, f.Usage)
+				default:
+					fmt.Fprintf(stdout, "  --%-16s %s (default %s)\n", f.Name, f.Usage, f.DefValue)
 				}
 			})
 			return nil

@@ -253,8 +253,14 @@ func (t *Tab) handle(ev *cdproto.Message) {
 		if had {
 			t.documentGone()
 		}
-	case "Inspector.detached", "Inspector.targetCrashed":
-		t.lost(fmt.Errorf("modelcontext: the tab crashed or was closed (%s)", ev.Method))
+	case "Inspector.detached":
+		var p struct {
+			Reason string `json:"reason"`
+		}
+		json.Unmarshal(ev.Params, &p)
+		t.lost(fmt.Errorf("modelcontext: the tab was closed (or the browser detached the relay from it: %s)", p.Reason))
+	case "Inspector.targetCrashed":
+		t.lost(fmt.Errorf("modelcontext: the tab crashed; reload it and start the relay again"))
 	}
 }
 
