@@ -283,3 +283,47 @@ func TestSweep(t *testing.T) {
 		t.Errorf("at --max-sessions: %d sessions, lanes closed %v %v", h.Sessions(), lanes[1].closed, lanes[2].closed)
 	}
 }
+
+// FuzzSession feeds a session messages from both sides, with the page going
+// down and up in between: whatever they are, nothing panics, and every
+// message the client is sent is JSON.
+func FuzzSession(f *testing.F) {
+	for _, s := range []string{initReq, initNote, listenReq,
+		`{"jsonrpc":"2.0","id":2,"method":"resources/subscribe","params":{"uri":"state://x"}}`,
+		`{"jsonrpc":"2.0","id":2,"result":{}}`,
+		`{"jsonrpc":"2.0","method":"notifications/subscriptions/acknowledged","params":{"_meta":{"io.modelcontextprotocol/subscriptionId":"L"}}}`,
+		`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"L"}}`,
+		`[1,2]`, `"mcp-server-ready"`, `{"id":{"a":1},"method":7,"params":[]}`, `{"jsonrpc":"2.0","id":1e400,"result":null}`,
+	} {
+		f.Add([]byte(s), byte(0))
+		f.Add([]byte(s), byte(1))
+		f.Add([]byte(s), byte(2))
+	}
+	f.Fuzz(func(t *testing.T, raw []byte, op byte) {
+		if !json.Valid(raw) {
+			return
+		}
+		s, _, rec := newTestSession()
+		for i := 0; i < 2; i++ {
+			s.pageUp()
+			switch op % 3 {
+			case 0:
+				s.FromClient(raw)
+				s.fromPage(raw)
+			case 1:
+				s.fromPage(raw)
+				s.FromClient(raw)
+			case 2:
+				s.FromClient([]byte(initReq))
+				s.FromClient(raw)
+			}
+			s.pageDown()
+			s.pageFailed(errors.New("modelcontext: gone"))
+		}
+		for _, m := range rec.got {
+			if !json.Valid([]byte(m)) {
+				t.Fatalf("the client was sent %q", m)
+			}
+		}
+	})
+}
