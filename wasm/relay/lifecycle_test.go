@@ -3,6 +3,7 @@ package relay
 import (
 	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -202,5 +203,39 @@ func TestTabClosed(t *testing.T) {
 	r.err = nil
 	if err == nil || !strings.HasPrefix(err.Error(), "modelcontext: the tab was closed") {
 		t.Errorf("Run returned %v", err)
+	}
+}
+
+// TestBrowserGone: when the browser dies under it, the relay ends with an
+// error that says so (and removes the profile of a browser it launched).
+func TestBrowserGone(t *testing.T) {
+	requireBuild(t)
+	exe, err := chromiumFor(t)
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := profileDirs()
+	r := startRelay(t, "--url", pageURL(t), "--chromium", exe)
+	c := connectStdio(t, r, legacy)
+	c.read("test://a")
+	dirs := newOnes(profileDirs(), before)
+	if len(dirs) != 1 {
+		t.Fatalf("profile directories the relay made: %v", dirs)
+	}
+	for _, p := range processesWith(dirs[0]) {
+		if !strings.Contains(p, "--type=") { // the browser itself, not a helper
+			pid, _, _ := strings.Cut(p, ":")
+			if err := exec.Command("kill", "-9", pid).Run(); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	err = r.wait()
+	r.err = nil
+	if err == nil || !strings.HasPrefix(err.Error(), "modelcontext: the browser went away") {
+		t.Errorf("Run returned %v", err)
+	}
+	if _, err := os.Stat(dirs[0]); !os.IsNotExist(err) {
+		t.Errorf("the profile %s is still there (%v)", dirs[0], err)
 	}
 }

@@ -147,11 +147,12 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	if err != nil {
 		return err
 	}
-	tab, err := newTab(c, id, *channel, *wait, logf)
-	if err != nil {
-		return fmt.Errorf("modelcontext: %w", err)
-	}
+	tab := newTab(c, id, *channel, *wait, logf)
 	current.Store(tab)
+	go func() {
+		<-c.done
+		tab.lost(errors.New("modelcontext: the browser went away (it exited, or closed the DevTools connection)"))
+	}()
 	if err := tab.inject(setup); err != nil {
 		return fmt.Errorf("modelcontext: attaching to the tab: %w", err)
 	}

@@ -27,7 +27,6 @@ import (
 // (data-mcp-sessions, or serveMCP({sessions: true})).
 type Tab struct {
 	cdp      *cdpConn
-	sid      target.SessionID
 	targetID target.ID
 	channel  string
 	wait     time.Duration
@@ -41,6 +40,7 @@ type Tab struct {
 	scriptID string
 
 	mu        sync.Mutex
+	sid       target.SessionID // the relay's DevTools session with the tab, once attached
 	ctxID     int64            // the current document's isolated world, 0 when none
 	ctxUnique string           // and its unique id, when known
 	uniques   map[int64]string // unique ids of the isolated worlds, from Runtime.executionContextCreated
@@ -90,14 +90,14 @@ func randomHex(n int) string {
 // newTab prepares the relay's connection to the tab targetID of the browser
 // on c; the browser's events must reach handle from then on, and inject
 // attaches.
-func newTab(c *cdpConn, targetID target.ID, channel string, wait time.Duration, logf func(string, ...any)) (*Tab, error) {
+func newTab(c *cdpConn, targetID target.ID, channel string, wait time.Duration, logf func(string, ...any)) *Tab {
 	r := randomHex(6)
 	return &Tab{
 		cdp: c, targetID: targetID, channel: channel, wait: wait, logf: logf,
 		prefix: "relay-" + r, binding: "__modelcontextRelay_" + r, sendFn: "__modelcontextRelaySend_" + r,
 		stopFn: "__modelcontextRelayStop_" + r, world: "modelcontext-relay-" + r,
 		uniques: map[int64]string{}, lanes: map[string]*tabLane{}, changed: make(chan struct{}), goneCh: make(chan struct{}),
-	}, nil
+	}
 }
 
 // inject attaches to the tab and injects the relay's script into its
