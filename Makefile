@@ -155,7 +155,24 @@ test-goapi: build test-deps
 	CHROMIUM="$(BIN)/chromium" $(GO) test -race -count=1 ./$(GOAPI)/...
 	PATH="$(BIN):$$PATH" GOOS=js GOARCH=wasm $(GO) test -count=1 -exec="$(BIN)/go_js_wasm_exec" ./$(GOAPI)/...
 
-test: lint types check-loader test-host test-wasm test-browser test-goapi test-edge test-package
+test: lint types check-loader test-host test-wasm test-browser test-goapi test-edge test-package test-relay
+
+# test-relay: the relay (wasm/cmd/relay, wasm/relay) against pages in
+# headless Chromium, with the Go SDK's client, the official MCP conformance
+# suite's resources scenarios and the MCP Inspector's CLI. relay-tools
+# installs those two, and the Node.js 22 they need, at the versions
+# testdata/relay/package-lock.json pins; npm ci runs only when it changed.
+.PHONY: test-relay relay-tools
+RELAY_TOOLS := testdata/relay/node_modules/.package-lock.json
+
+relay-tools: $(RELAY_TOOLS)
+
+$(RELAY_TOOLS): testdata/relay/package-lock.json
+	cd testdata/relay && npm ci --no-audit --no-fund
+	@touch $@
+
+test-relay: build test-deps relay-tools
+	CHROMIUM="$(BIN)/chromium" $(GO) test -race -count=1 ./wasm/relay/... ./wasm/cmd/relay/...
 
 fuzz:
 	$(MAKE) test-host FUZZTIME=2m

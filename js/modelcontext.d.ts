@@ -84,6 +84,14 @@ export interface ServeMCPOptions {
   pageSize?: number;
   /** Largest value a read copies into a message, in bytes. Default 25 MiB. */
   maxBytes?: number;
+  /**
+   * Also serve the sub-channels "<channel>/<name>", each a client session of its own
+   * (for the relay, wasm/cmd/relay); "mcp-session-close" on a sub-channel ends its
+   * session. Default false; data-mcp-sessions on the script tag turns it on.
+   */
+  sessions?: boolean;
+  /** With sessions, how many sub-channel sessions may exist at once. Default 16. */
+  maxSessions?: number;
 }
 
 /** A running MCP server. */

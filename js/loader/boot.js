@@ -43,7 +43,10 @@ async function boot() {
   replay();
   if (script && script.hasAttribute("data-mcp")) {
     const channel = script.getAttribute("data-mcp");
-    serveMCP(channel ? { channel } : {});
+    /** @type {any} */
+    const options = channel ? { channel } : {};
+    if (script.hasAttribute("data-mcp-sessions")) options.sessions = true;
+    serveMCP(options);
   }
 }
 
@@ -107,6 +110,7 @@ define(Symbol.for("modelcontext.internals"), {
       loaderHandlers: handlers.size,
       heldValues: vals.length - 1 - freeVals.length,
       mcpServers: mcpServers.size,
+      mcpSessions: ex ? ex.mc_stats(2) : 0,
       goValueRefs: go && go._values ? go._values.length - go._idPool.length : 0,
       wasmMemoryBytes: ex ? ex.mem.buffer.byteLength : 0,
     };

@@ -135,10 +135,10 @@ const host = {
   mcpClose(/** @type {number} */ server) {
     mcpClose(server);
   },
-  // func hostMCPPost(server int32, msg string, attach, first, count, v int32)
-  mcpPost(/** @type {number} */ server, /** @type {number} */ p, /** @type {number} */ n, /** @type {number} */ attach,
-    /** @type {number} */ first, /** @type {number} */ count, /** @type {number} */ h) {
-    mcpPost(server, str(p, n), attach, first, count, h);
+  // func hostMCPPost(server int32, session, msg string, attach, first, count, v int32)
+  mcpPost(/** @type {number} */ server, /** @type {number} */ sp, /** @type {number} */ sn, /** @type {number} */ p, /** @type {number} */ n,
+    /** @type {number} */ attach, /** @type {number} */ first, /** @type {number} */ count, /** @type {number} */ h) {
+    mcpPost(server, sn ? str(sp, sn) : "", str(p, n), attach, first, count, h);
   },
   // func hostMCPRead(server, req, id int32, params string)
   mcpRead(/** @type {number} */ server, /** @type {number} */ req, /** @type {number} */ id, /** @type {number} */ p, /** @type {number} */ n) {
@@ -199,16 +199,16 @@ function imports() {
   const o = {};
   for (const [name, f] of Object.entries(host)) {
     const fn = /** @type {Function} */ (f);
-    // No host function takes more than seven numbers: extra undefined
+    // No host function takes more than nine numbers: extra undefined
     // arguments are free, where arguments and apply are not.
     o[name] = (/** @type {any} */ a, /** @type {any} */ b, /** @type {any} */ c, /** @type {any} */ d,
-      /** @type {any} */ e, /** @type {any} */ g, /** @type {any} */ h) => {
+      /** @type {any} */ e, /** @type {any} */ g, /** @type {any} */ h, /** @type {any} */ i, /** @type {any} */ j) => {
       try {
         if (brokenHost === name) {
           brokenHost = null;
           throw new Error("broken by the test");
         }
-        return fn(a, b, c, d, e, g, h);
+        return fn(a, b, c, d, e, g, h, i, j);
       } catch (err) {
         quietError(`modelcontext: internal error in the loader's ${name}:`, err);
         try {

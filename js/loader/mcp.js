@@ -27,17 +27,23 @@ function flushOutgoing() {
 }
 
 /**
+ * mcpOpen listens for the server's messages: those on its channel, and on
+ * the sub-channels "<channel>/<name>", which Go serves as sessions of their
+ * own when the server has sessions on (and ignores otherwise).
  * @param {number} server
  * @param {string} channel
  */
 function mcpOpen(server, channel) {
+  const prefix = channel + "/";
   /** @param {MessageEvent} ev */
   const listener = (ev) => {
     try {
       const d = ev.data;
-      if (d === null || typeof d !== "object" || d.type !== "mcp" || d.channel !== channel || d.direction !== "client-to-server") return;
-      if (state !== READY) return;
-      const n = encodeExtracts(messageFields, { origin: ev.origin, payload: d.payload });
+      if (d === null || typeof d !== "object" || d.type !== "mcp" || d.direction !== "client-to-server") return;
+      const c = d.channel;
+      const session = c === channel ? undefined : typeof c === "string" && c.startsWith(prefix) ? c.slice(prefix.length) : null;
+      if (session === null || state !== READY) return;
+      const n = encodeExtracts(messageFields, { origin: ev.origin, session, payload: d.payload });
       inMessage = true;
       try {
         ex.mc_mcp_message(server, n, ev.source === window ? 1 : 0);
@@ -89,14 +95,17 @@ function slice(t, first, count) {
 }
 
 /**
+ * mcpPost posts a message Go wrote on the server's channel, or on its
+ * sub-channel when session is not "".
  * @param {number} server
+ * @param {string} session
  * @param {string} msg
  * @param {number} attach
  * @param {number} first
  * @param {number} count
  * @param {number} h
  */
-function mcpPost(server, msg, attach, first, count, h) {
+function mcpPost(server, session, msg, attach, first, count, h) {
   const srv = mcpServers.get(server);
   const payload = JSON.parse(msg);
   switch (attach) {
@@ -116,7 +125,7 @@ function mcpPost(server, msg, attach, first, count, h) {
       break;
   }
   if (!srv) return;
-  outgoing.push({ channel: srv.channel, type: "mcp", direction: "server-to-client", payload });
+  outgoing.push({ channel: session ? srv.channel + "/" + session : srv.channel, type: "mcp", direction: "server-to-client", payload });
   if (!flushQueued) {
     flushQueued = true;
     queueMicrotask(flushOutgoing);

@@ -165,12 +165,12 @@ func TestAnMCPRequestThroughTheBridge(t *testing.T) {
 	mcRegister(1, 0, resource("state://a", false), 0)
 	take(h)
 	opts := fields{}.kind(registry.KindObject).str("test").kind(registry.KindUndefined).kind(registry.KindUndefined).
-		kind(registry.KindUndefined).str("http://page").put()
+		kind(registry.KindUndefined).kind(registry.KindUndefined).kind(registry.KindUndefined).str("http://page").put()
 	server := mcMCPStart(opts)
 	if server <= 0 {
 		t.Fatalf("mc_mcp_start = %d: %s", server, h.Get("lastError"))
 	}
-	if got := take(h); got != `mcpOpen(`+itoa(server)+`,test) mcpPost(`+itoa(server)+`,"mcp-server-ready",0,0,0,0)` {
+	if got := take(h); got != `mcpOpen(`+itoa(server)+`,test) mcpPost(`+itoa(server)+`,,"mcp-server-ready",0,0,0,0)` {
 		t.Errorf("start: %s", got)
 	}
 	// {"jsonrpc":"2.0","id":"r","method":"resources/read","params":{"uri":"state://a"}}, resolved to 1.
@@ -204,7 +204,7 @@ func TestAnMCPRequestThroughTheBridge(t *testing.T) {
 		t.Fatalf("read: %s", got)
 	}
 	mcMCPReadDone(server, 1, int32(mcp.ContentText), 9, 4, 0)
-	want := `mcpPost(` + itoa(server) + `,{"jsonrpc":"2.0","id":"r","result":{"contents":[{"uri":"state://a","mimeType":"application/json"}]}},3,0,0,9)`
+	want := `mcpPost(` + itoa(server) + `,,{"jsonrpc":"2.0","id":"r","result":{"contents":[{"uri":"state://a","mimeType":"application/json"}]}},3,0,0,9)`
 	if got := take(h); got != want {
 		t.Errorf("answer\n got %s\nwant %s", got, want)
 	}

@@ -133,14 +133,21 @@ func mcUnsubscribe(sub int32) (code int32) {
 	return 0
 }
 
-// mc_stats reports the registry's live counts for leak checks: 0 for
-// registrations, 1 for consumer subscriptions.
+// mc_stats reports live counts for leak checks: 0 for registrations, 1 for
+// consumer subscriptions, 2 for MCP sessions on sub-channels.
 //
 //go:wasmexport mc_stats
 func mcStats(which int32) int32 {
 	s := reg.Stats()
-	if which == 0 {
+	switch which {
+	case 0:
 		return int32(s.Registrations)
+	case 1:
+		return int32(s.Subscriptions)
 	}
-	return int32(s.Subscriptions)
+	n := 0
+	for _, srv := range servers {
+		n += srv.Sessions()
+	}
+	return int32(n)
 }

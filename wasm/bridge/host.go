@@ -99,8 +99,8 @@ func (jsHost) fail(msg string) {
 	checkFault("setError")
 }
 
-func (jsHost) Post(server int32, msg string, attach mcp.Attachment, first, count int, v registry.Value) {
-	hostMCPPost(server, msg, int32(attach), int32(first), int32(count), int32(v))
+func (jsHost) Post(server int32, session, msg string, attach mcp.Attachment, first, count int, v registry.Value) {
+	hostMCPPost(server, session, msg, int32(attach), int32(first), int32(count), int32(v))
 	checkFault("mcpPost")
 }
 

@@ -66,7 +66,7 @@ func hostMCPOpen(server int32, channel string)
 func hostMCPClose(server int32)
 
 //go:wasmimport modelcontext mcpPost
-func hostMCPPost(server int32, msg string, attach, first, count, v int32)
+func hostMCPPost(server int32, session, msg string, attach, first, count, v int32)
 
 //go:wasmimport modelcontext mcpRead
 func hostMCPRead(server, req, id int32, params string)

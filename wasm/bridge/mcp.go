@@ -10,7 +10,6 @@ import (
 // The MCP servers started by serveMCP, by ID.
 var (
 	servers    = map[int32]*mcp.Server{}
-	channels   = map[int32]string{}
 	lastServer int32
 )
 
@@ -22,9 +21,9 @@ var (
 func mcMCPStart(n int32) (id int32) {
 	defer recoverEntry("serveMCP", &id)
 	opt, msg := mcp.ParseOptions(in[:n])
-	for _, c := range channels {
-		if msg == "" && c == opt.Channel {
-			msg = "serveMCP: an MCP server already serves the channel " + `"` + c + `"; stop it first or choose another channel`
+	for _, s := range servers {
+		if msg == "" {
+			msg = s.Conflict(opt)
 		}
 	}
 	if msg != "" {
@@ -32,7 +31,6 @@ func mcMCPStart(n int32) (id int32) {
 		return 0
 	}
 	lastServer++
-	channels[lastServer] = opt.Channel
 	hostMCPOpen(lastServer, opt.Channel)
 	checkFault("mcpOpen")
 	servers[lastServer] = mcp.New(lastServer, host, reg, opt)
@@ -45,7 +43,6 @@ func mcMCPStop(id int32) (code int32) {
 	if s := servers[id]; s != nil {
 		s.Stop()
 		delete(servers, id)
-		delete(channels, id)
 		hostMCPClose(id)
 		checkFault("mcpClose")
 	}

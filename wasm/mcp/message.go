@@ -11,6 +11,7 @@ import (
 // encodes them like every field it hands Go (see registry.DecodeFields).
 type Message struct {
 	Origin           registry.Field // event.origin
+	Session          registry.Field // the name of the sub-channel "<channel>/<name>" it came on; undefined on the channel itself
 	Payload          registry.Field // the envelope's payload: its kind, and its text if a string
 	JSONRPC          registry.Field
 	ID               registry.Field
@@ -34,8 +35,8 @@ type Message struct {
 }
 
 // An Extract says where the loader finds one field in a message event and how
-// it encodes it. Path starts at {origin, payload} (event.origin and the
-// envelope's payload) and goes on through members of plain objects only: a
+// it encodes it. Path starts at {origin, session, payload} (event.origin,
+// the sub-channel's name, and the envelope's payload) and goes on through members of plain objects only: a
 // step into anything else (an array, null, a primitive) gives undefined.
 type Extract struct {
 	Path []string `json:"path"`
@@ -66,6 +67,7 @@ func path(p ...string) []string { return p }
 
 var messageFields = [...]messageField{
 	{Extract{path("origin"), AsValue}, func(m *Message) *registry.Field { return &m.Origin }},
+	{Extract{path("session"), AsValue}, func(m *Message) *registry.Field { return &m.Session }},
 	{Extract{path("payload"), AsValue}, func(m *Message) *registry.Field { return &m.Payload }},
 	{Extract{path("payload", "jsonrpc"), AsValue}, func(m *Message) *registry.Field { return &m.JSONRPC }},
 	{Extract{path("payload", "id"), AsValue}, func(m *Message) *registry.Field { return &m.ID }},
@@ -109,17 +111,19 @@ func DecodeMessage(b []byte, m *Message) error {
 
 // OptionFields says where the loader finds serveMCP's options, in wire
 // order, starting at {options, origin}: the argument itself (its kind), its
-// channel, allowedOrigins, pageSize and maxBytes, then the page's origin.
+// channel, allowedOrigins, pageSize, maxBytes, sessions and maxSessions, then
+// the page's origin.
 var OptionFields = []Extract{
 	{Path: path("options")}, {Path: path("options", "channel")}, {Path: path("options", "allowedOrigins")},
-	{Path: path("options", "pageSize")}, {Path: path("options", "maxBytes")}, {Path: path("origin")},
+	{Path: path("options", "pageSize")}, {Path: path("options", "maxBytes")},
+	{Path: path("options", "sessions")}, {Path: path("options", "maxSessions")}, {Path: path("origin")},
 }
 
 // ParseOptions reads serveMCP's options over the defaults. It returns a
 // message naming the bad option.
 func ParseOptions(b []byte) (Options, string) {
-	var arg, channel, origins, pageSize, maxBytes, page registry.Field
-	if err := registry.DecodeFields(b, []*registry.Field{&arg, &channel, &origins, &pageSize, &maxBytes, &page}); err != nil {
+	var arg, channel, origins, pageSize, maxBytes, sessions, maxSessions, page registry.Field
+	if err := registry.DecodeFields(b, []*registry.Field{&arg, &channel, &origins, &pageSize, &maxBytes, &sessions, &maxSessions, &page}); err != nil {
 		return Options{}, "serveMCP: " + err.Error()
 	}
 	opt := Options{Channel: "mcp-default", AllowedOrigins: []string{page.Str}}
@@ -146,11 +150,17 @@ func ParseOptions(b []byte) (Options, string) {
 			opt.AllowedOrigins = append(opt.AllowedOrigins, o.Str)
 		}
 	}
+	if sessions.Kind != registry.KindUndefined {
+		if sessions.Kind != registry.KindBoolean {
+			return opt, p + `"sessions" must be true or false`
+		}
+		opt.Sessions = sessions.True
+	}
 	for _, n := range []struct {
 		name string
 		f    registry.Field
 		dst  *int
-	}{{"pageSize", pageSize, &opt.PageSize}, {"maxBytes", maxBytes, &opt.MaxBytes}} {
+	}{{"pageSize", pageSize, &opt.PageSize}, {"maxBytes", maxBytes, &opt.MaxBytes}, {"maxSessions", maxSessions, &opt.MaxSessions}} {
 		if n.f.Kind == registry.KindUndefined {
 			continue
 		}

@@ -167,8 +167,8 @@ func TestMessageFieldsMatchMessage(t *testing.T) {
 		}
 		seen[p] = true
 	}
-	if n := len(seen); n != 21 {
-		t.Errorf("%d fields extracted; Message has 21", n)
+	if n := len(seen); n != 22 {
+		t.Errorf("%d fields extracted; Message has 22", n)
 	}
 	for _, f := range MessageFields() {
 		for _, k := range f.Path {
@@ -185,6 +185,7 @@ func TestParseOptions(t *testing.T) {
 	undef := registry.Field{}
 	str := func(s string) registry.Field { return registry.Field{Kind: registry.KindString, Str: s} }
 	num := func(n float64) registry.Field { return registry.Field{Kind: registry.KindNumber, Num: n} }
+	boolean := func(b bool) registry.Field { return registry.Field{Kind: registry.KindBoolean, True: b} }
 	arr := func(items ...registry.Field) registry.Field {
 		return registry.Field{Kind: registry.KindArray, Items: items}
 	}
@@ -195,14 +196,16 @@ func TestParseOptions(t *testing.T) {
 		want string // the error, or "" and then opt is checked
 		opt  Options
 	}{
-		{"defaults", enc(undef, undef, undef, undef, undef, page), "", Options{Channel: "mcp-default", AllowedOrigins: []string{"http://127.0.0.1:1"}}},
-		{"all set", enc(obj, str("c"), arr(str("*")), num(3), num(9), page), "", Options{Channel: "c", AllowedOrigins: []string{"*"}, PageSize: 3, MaxBytes: 9}},
-		{"not an object", enc(str("x"), undef, undef, undef, undef, page), "serveMCP: the options must be an object, got string", Options{}},
-		{"empty channel", enc(obj, str(""), undef, undef, undef, page), `serveMCP: "channel" must be a non-empty string`, Options{}},
-		{"origins not an array", enc(obj, undef, str("*"), undef, undef, page), `serveMCP: "allowedOrigins" must be a non-empty array of origins like "https://example.com", or ["*"]`, Options{}},
-		{"empty origins", enc(obj, undef, arr(), undef, undef, page), `serveMCP: "allowedOrigins" must be a non-empty array of origins like "https://example.com", or ["*"]`, Options{}},
-		{"fractional page size", enc(obj, undef, undef, num(1.5), undef, page), `serveMCP: "pageSize" must be a whole number of at least 1`, Options{}},
-		{"zero maxBytes", enc(obj, undef, undef, undef, num(0), page), `serveMCP: "maxBytes" must be a whole number of at least 1`, Options{}},
+		{"defaults", enc(undef, undef, undef, undef, undef, undef, undef, page), "", Options{Channel: "mcp-default", AllowedOrigins: []string{"http://127.0.0.1:1"}}},
+		{"all set", enc(obj, str("c"), arr(str("*")), num(3), num(9), boolean(true), num(4), page), "", Options{Channel: "c", AllowedOrigins: []string{"*"}, PageSize: 3, MaxBytes: 9, Sessions: true, MaxSessions: 4}},
+		{"not an object", enc(str("x"), undef, undef, undef, undef, undef, undef, page), "serveMCP: the options must be an object, got string", Options{}},
+		{"empty channel", enc(obj, str(""), undef, undef, undef, undef, undef, page), `serveMCP: "channel" must be a non-empty string`, Options{}},
+		{"origins not an array", enc(obj, undef, str("*"), undef, undef, undef, undef, page), `serveMCP: "allowedOrigins" must be a non-empty array of origins like "https://example.com", or ["*"]`, Options{}},
+		{"empty origins", enc(obj, undef, arr(), undef, undef, undef, undef, page), `serveMCP: "allowedOrigins" must be a non-empty array of origins like "https://example.com", or ["*"]`, Options{}},
+		{"fractional page size", enc(obj, undef, undef, num(1.5), undef, undef, undef, page), `serveMCP: "pageSize" must be a whole number of at least 1`, Options{}},
+		{"zero maxBytes", enc(obj, undef, undef, undef, num(0), undef, undef, page), `serveMCP: "maxBytes" must be a whole number of at least 1`, Options{}},
+		{"sessions not a boolean", enc(obj, undef, undef, undef, undef, str("yes"), undef, page), `serveMCP: "sessions" must be true or false`, Options{}},
+		{"zero maxSessions", enc(obj, undef, undef, undef, undef, boolean(true), num(0), page), `serveMCP: "maxSessions" must be a whole number of at least 1`, Options{}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			opt, msg := ParseOptions(tc.b)
@@ -210,7 +213,7 @@ func TestParseOptions(t *testing.T) {
 				t.Fatalf("error %q, want %q", msg, tc.want)
 			}
 			if msg == "" && (opt.Channel != tc.opt.Channel || strings.Join(opt.AllowedOrigins, ",") != strings.Join(tc.opt.AllowedOrigins, ",") ||
-				opt.PageSize != tc.opt.PageSize || opt.MaxBytes != tc.opt.MaxBytes) {
+				opt.PageSize != tc.opt.PageSize || opt.MaxBytes != tc.opt.MaxBytes || opt.Sessions != tc.opt.Sessions || opt.MaxSessions != tc.opt.MaxSessions) {
 				t.Errorf("options %+v, want %+v", opt, tc.opt)
 			}
 		})

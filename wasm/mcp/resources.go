@@ -12,6 +12,7 @@ type listen struct {
 }
 
 type read struct {
+	sess     *session
 	rpcID    string
 	modern   bool
 	uri      string
@@ -20,13 +21,13 @@ type read struct {
 
 // list answers resources/list or resources/templates/list, one page at a
 // time. A cursor is the decimal offset of the page it starts.
-func (s *Server) list(id string, m *Message, modern, templates bool) {
+func (s *Server) list(ss *session, id string, m *Message, modern, templates bool) {
 	n := s.reg.Len(templates)
 	offset := 0
 	if c := m.Cursor; c.Present() {
 		o, ok := atoi(c.Str)
 		if c.Kind != registry.KindString || !ok || o > n {
-			s.fail(id, modern, codeInvalidParams, "Invalid params: unknown cursor", "")
+			s.fail(ss, id, modern, codeInvalidParams, "Invalid params: unknown cursor", "")
 			return
 		}
 		offset = o
@@ -40,20 +41,20 @@ func (s *Server) list(id string, m *Message, modern, templates bool) {
 	if templates {
 		attach = AttachTemplates
 	}
-	s.end(modern, "cache", attach, offset, last-offset, 0)
+	s.finish(ss, modern, "cache", attach, offset, last-offset, 0)
 }
 
 // resource returns the registration that the loader found for the request's
 // uri, or answers the request with an error and returns 0.
-func (s *Server) resource(id string, m *Message, modern bool) (registry.ID, string) {
+func (s *Server) resource(ss *session, id string, m *Message, modern bool) (registry.ID, string) {
 	if m.URI.Kind != registry.KindString {
-		s.fail(id, modern, codeInvalidParams, `Invalid params: "uri" must be a string`, "")
+		s.fail(ss, id, modern, codeInvalidParams, `Invalid params: "uri" must be a string`, "")
 		return 0, ""
 	}
 	rid := registry.ID(m.Resource.Num)
 	_, mimeType, _, ok := s.reg.Info(rid)
 	if m.Resource.Kind != registry.KindNumber || !ok {
-		s.notFound(id, modern, m.URI.Str)
+		s.notFound(ss, id, modern, m.URI.Str)
 		return 0, ""
 	}
 	return rid, mimeType
@@ -62,22 +63,22 @@ func (s *Server) resource(id string, m *Message, modern bool) (registry.ID, stri
 // notFound answers a request for a uri no registration serves: -32002 in a
 // 2025-11-25 session (that revision's SHOULD), -32602 for a 2026-07-28
 // request (its changelog moved it), with the uri as data either way.
-func (s *Server) notFound(id string, modern bool, uri string) {
+func (s *Server) notFound(ss *session, id string, modern bool, uri string) {
 	code := codeResourceNotFound
 	if modern {
 		code = codeInvalidParams
 	}
 	w := &writer{}
-	s.fail(id, modern, code, "Resource not found: "+uri, w.raw(`{"uri":`).str(uri).raw("}").String())
+	s.fail(ss, id, modern, code, "Resource not found: "+uri, w.raw(`{"uri":`).str(uri).raw("}").String())
 }
 
-func (s *Server) read(id string, m *Message, modern bool) {
-	rid, mimeType := s.resource(id, m, modern)
+func (s *Server) read(ss *session, id string, m *Message, modern bool) {
+	rid, mimeType := s.resource(ss, id, m, modern)
 	if rid == 0 {
 		return
 	}
 	s.lastRead++
-	s.reads[s.lastRead] = read{rpcID: id, modern: modern, uri: m.URI.Str, mimeType: mimeType}
+	s.reads[s.lastRead] = read{sess: ss, rpcID: id, modern: modern, uri: m.URI.Str, mimeType: mimeType}
 	s.host.Read(s.id, s.lastRead, rid, m.ResourceParams.Str)
 }
 
@@ -99,19 +100,20 @@ func ParamsJSON(ps []registry.Param) string {
 // for a failure, the error's message.
 func (s *Server) ReadDone(req int32, kind Content, v registry.Value, length int, errMsg string) {
 	r, ok := s.reads[req]
-	if !ok { // the server stopped meanwhile
+	if !ok || r.sess.ended { // the server stopped or the session closed meanwhile
+		delete(s.reads, req)
 		s.host.Release(v)
 		return
 	}
 	delete(s.reads, req)
 	if kind == ContentFailed {
 		s.host.Release(v)
-		s.fail(r.rpcID, r.modern, codeInternal, "reading "+r.uri+" failed: "+errMsg, "")
+		s.fail(r.sess, r.rpcID, r.modern, codeInternal, "reading "+r.uri+" failed: "+errMsg, "")
 		return
 	}
 	if size, over := s.size(kind, v, length); over {
 		s.host.Release(v)
-		s.fail(r.rpcID, r.modern, codeInternal, "reading "+r.uri+" failed: the value is "+itoa(size)+
+		s.fail(r.sess, r.rpcID, r.modern, codeInternal, "reading "+r.uri+" failed: the value is "+itoa(size)+
 			" bytes, more than the limit of "+itoa(s.opt.MaxBytes)+" (serveMCP's maxBytes)", "")
 		return
 	}
@@ -120,7 +122,7 @@ func (s *Server) ReadDone(req int32, kind Content, v registry.Value, length int,
 		attach = AttachBlob
 	}
 	s.begin(r.rpcID).raw(`{"contents":[{"uri":`).str(r.uri).raw(`,"mimeType":`).str(r.mimeType).raw("}]")
-	s.end(r.modern, "cache", attach, 0, 0, v)
+	s.finish(r.sess, r.modern, "cache", attach, 0, 0, v)
 }
 
 // size returns the size in bytes of prepared content and whether it is over
@@ -136,32 +138,32 @@ func (s *Server) size(kind Content, v registry.Value, length int) (int, bool) {
 }
 
 // subscribe answers resources/subscribe (on) and resources/unsubscribe.
-func (s *Server) subscribe(id string, m *Message, on bool) {
+func (s *Server) subscribe(ss *session, id string, m *Message, on bool) {
 	if !on {
 		if m.URI.Kind != registry.KindString {
-			s.fail(id, false, codeInvalidParams, `Invalid params: "uri" must be a string`, "")
+			s.fail(ss, id, false, codeInvalidParams, `Invalid params: "uri" must be a string`, "")
 			return
 		}
-		delete(s.subs, m.URI.Str)
-	} else if rid, _ := s.resource(id, m, false); rid == 0 {
+		delete(ss.subs, m.URI.Str)
+	} else if rid, _ := s.resource(ss, id, m, false); rid == 0 {
 		return
 	} else {
-		s.subs[m.URI.Str] = true
+		ss.subs[m.URI.Str] = true
 	}
-	s.result(id, false, "", "{}")
+	s.result(ss, id, false, "", "{}")
 }
 
 // listen starts a 2026-07-28 subscription stream: the acknowledgement first,
 // then notifications tagged with the request's id; no response until the
 // server stops.
-func (s *Server) listen(id string, m *Message) {
+func (s *Server) listen(ss *session, id string, m *Message) {
 	if m.Notifications.Kind != registry.KindObject {
-		s.fail(id, true, codeInvalidParams, `Invalid params: "notifications" must be an object`, "")
+		s.fail(ss, id, true, codeInvalidParams, `Invalid params: "notifications" must be an object`, "")
 		return
 	}
 	subs := m.Subscriptions
 	if subs.Present() && !stringArray(subs) {
-		s.fail(id, true, codeInvalidParams, `Invalid params: "notifications.resourceSubscriptions" must be an array of uris`, "")
+		s.fail(ss, id, true, codeInvalidParams, `Invalid params: "notifications.resourceSubscriptions" must be an array of uris`, "")
 		return
 	}
 	l := &listen{id: id, uris: map[string]bool{}, listChanged: m.ListChanged.True}
@@ -183,8 +185,8 @@ func (s *Server) listen(id string, m *Message) {
 		}
 		w.raw("]")
 	}
-	s.listens = append(s.listens, l)
-	s.post(w.raw("}}}").String())
+	ss.listens = append(ss.listens, l)
+	s.post(ss, w.raw("}}}").String())
 }
 
 func stringArray(f registry.Field) bool {
@@ -199,30 +201,45 @@ func stringArray(f registry.Field) bool {
 	return true
 }
 
-// Dispatched sends notifications/resources/updated to the subscribers of uri.
+// Dispatched sends notifications/resources/updated to the subscribers of
+// uri, in every session.
 func (s *Server) Dispatched(uri string) {
-	if s.subs[uri] {
-		w := &writer{}
-		s.post(w.raw(`{"jsonrpc":"2.0","method":"notifications/resources/updated","params":{"uri":`).str(uri).raw("}}").String())
+	s.dispatched(&s.main, uri)
+	for _, ss := range s.sessions {
+		s.dispatched(ss, uri)
 	}
-	for _, l := range s.listens {
+}
+
+func (s *Server) dispatched(ss *session, uri string) {
+	if ss.subs[uri] {
+		w := &writer{}
+		s.post(ss, w.raw(`{"jsonrpc":"2.0","method":"notifications/resources/updated","params":{"uri":`).str(uri).raw("}}").String())
+	}
+	for _, l := range ss.listens {
 		if l.uris[uri] {
 			w := &writer{}
 			w.raw(`{"jsonrpc":"2.0","method":"notifications/resources/updated","params":{"_meta":{"io.modelcontextprotocol/subscriptionId":`).raw(l.id).raw(`},"uri":`).str(uri).raw("}}")
-			s.post(w.String())
+			s.post(ss, w.String())
 		}
 	}
 }
 
 // ListChanged sends notifications/resources/list_changed to initialized
-// clients and to listen streams that asked for it.
+// clients and to listen streams that asked for it, in every session.
 func (s *Server) ListChanged() {
-	if s.initialized {
-		s.post(`{"jsonrpc":"2.0","method":"notifications/resources/list_changed"}`)
+	s.listChanged(&s.main)
+	for _, ss := range s.sessions {
+		s.listChanged(ss)
 	}
-	for _, l := range s.listens {
+}
+
+func (s *Server) listChanged(ss *session) {
+	if ss.initialized {
+		s.post(ss, `{"jsonrpc":"2.0","method":"notifications/resources/list_changed"}`)
+	}
+	for _, l := range ss.listens {
 		if l.listChanged {
-			s.post(`{"jsonrpc":"2.0","method":"notifications/resources/list_changed","params":{"_meta":{"io.modelcontextprotocol/subscriptionId":` + l.id + `}}}`)
+			s.post(ss, `{"jsonrpc":"2.0","method":"notifications/resources/list_changed","params":{"_meta":{"io.modelcontextprotocol/subscriptionId":`+l.id+`}}}`)
 		}
 	}
 }

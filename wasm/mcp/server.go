@@ -13,6 +13,20 @@
 // resources a page of resources/list carries is the loader's too: the server
 // says which slice of it to insert.
 //
+// # Sessions
+//
+// A server has one client session on its channel: a new initialize starts it
+// over. With Options.Sessions, it also serves the sub-channels
+// "<channel>/<name>", each a session of its own (its handshake, its
+// subscriptions, its listen streams), so that several clients share one page
+// without seeing each other (the relay, wasm/cmd/relay, gives each of its
+// clients one). A sub-channel's first message creates its session; the
+// payload "mcp-session-close" on it ends the session (answered by
+// "mcp-server-stopped" there), and Stop ends them all. At most
+// Options.MaxSessions exist at once: a message that would create one more is
+// answered with an error and creates nothing. A name is 1 to 64 characters
+// from A-Z a-z 0-9 . _ ~ -; messages on other sub-channels are ignored.
+//
 // # Security
 //
 // A message is answered only when it comes from the page's own window and
@@ -47,6 +61,15 @@ const (
 	codeInternal           = -32603
 	codeResourceNotFound   = -32002 // 2025-11-25's unknown uri
 	codeUnsupportedVersion = -32022
+	codeTooManySessions    = -32000
+)
+
+// Payloads of the tab transport's control messages.
+const (
+	checkReady    = "mcp-check-ready"
+	sessionClose  = "mcp-session-close"
+	serverReady   = `"mcp-server-ready"`
+	serverStopped = `"mcp-server-stopped"`
 )
 
 // Attachment says what the host inserts into a posted message.
@@ -71,11 +94,12 @@ const (
 
 // Host is what the server needs from the page.
 type Host interface {
-	// Post posts msg (JSON text) on the server's channel, inserting the
-	// attachment: for lists, the loader's entries first .. first+count-1;
+	// Post posts msg (JSON text) on the server's channel, or on its
+	// sub-channel "<channel>/<session>" when session is not empty, inserting
+	// the attachment: for lists, the loader's entries first .. first+count-1;
 	// for contents, the prepared value v, which Post releases. msg is valid
 	// only during the call.
-	Post(server int32, msg string, attach Attachment, first, count int, v registry.Value)
+	Post(server int32, session, msg string, attach Attachment, first, count int, v registry.Value)
 	// Read calls the getter of id (with the template parameters, a JSON
 	// object, or "") and prepares its value as content; it then calls
 	// Server.ReadDone with req.
@@ -92,6 +116,8 @@ type Options struct {
 	AllowedOrigins []string // "*" allows any origin
 	PageSize       int
 	MaxBytes       int
+	Sessions       bool // also serve the sub-channels "<channel>/<name>", a session each
+	MaxSessions    int  // sub-channel sessions at once
 }
 
 // Server is one MCP server on one channel.
@@ -101,12 +127,20 @@ type Server struct {
 	reg  *registry.Registry
 	opt  Options
 
+	main     session
+	sessions []*session     // the sub-channels' sessions, oldest first
+	reads    map[int32]read // reads waiting for their value
+	lastRead int32
+	w        writer // the response being written
+}
+
+// session is one client's state: the main channel's, or a sub-channel's.
+type session struct {
+	name        string          // the sub-channel, "" for the main channel
 	initialized bool            // a 2025-11-25 client completed the handshake
 	subs        map[string]bool // 2025-11-25 resources/subscribe
 	listens     []*listen       // 2026-07-28 subscriptions/listen streams
-	reads       map[int32]read  // reads waiting for their value
-	lastRead    int32
-	w           writer // the response being written
+	ended       bool            // a sub-channel's session that was closed
 }
 
 // New starts a server and announces it.
@@ -117,43 +151,92 @@ func New(id int32, host Host, reg *registry.Registry, opt Options) *Server {
 	if opt.MaxBytes <= 0 {
 		opt.MaxBytes = 25 << 20
 	}
-	s := &Server{id: id, host: host, reg: reg, opt: opt, subs: map[string]bool{}, reads: map[int32]read{}}
+	if opt.MaxSessions <= 0 {
+		opt.MaxSessions = 16
+	}
+	s := &Server{id: id, host: host, reg: reg, opt: opt, reads: map[int32]read{}}
+	s.main.subs = map[string]bool{}
 	reg.Watch(s)
-	s.post(`"mcp-server-ready"`)
+	s.post(&s.main, serverReady)
 	return s
 }
 
-// Stop ends the listen streams gracefully, forgets every subscription and
-// announces that the server stopped.
+// Stop ends every session (the sub-channels' first, then the main
+// channel's): their listen streams end gracefully, their subscriptions are
+// forgotten, and "mcp-server-stopped" is announced on each channel.
 func (s *Server) Stop() {
 	s.reg.Unwatch(s)
-	for _, l := range s.listens {
-		w := &writer{}
-		w.raw(`{"jsonrpc":"2.0","id":`).raw(l.id).raw(`,"result":{"resultType":"complete","_meta":{"io.modelcontextprotocol/subscriptionId":`).raw(l.id).raw(`}}}`)
-		s.post(w.String())
+	for _, ss := range s.sessions {
+		s.end(ss, true)
 	}
-	s.listens, s.subs, s.initialized = nil, map[string]bool{}, false
+	s.sessions = nil
+	s.end(&s.main, true)
 	clear(s.reads)
-	s.post(`"mcp-server-stopped"`)
 }
 
-func (s *Server) post(msg string) { s.host.Post(s.id, msg, AttachNone, 0, 0, 0) }
+// end ends a session's listen streams (answering them when graceful) and
+// subscriptions, and announces "mcp-server-stopped" on its channel.
+func (s *Server) end(ss *session, graceful bool) {
+	for _, l := range ss.listens {
+		if graceful {
+			w := &writer{}
+			w.raw(`{"jsonrpc":"2.0","id":`).raw(l.id).raw(`,"result":{"resultType":"complete","_meta":{"io.modelcontextprotocol/subscriptionId":`).raw(l.id).raw(`}}}`)
+			s.post(ss, w.String())
+		}
+	}
+	ss.listens, ss.subs, ss.initialized = nil, map[string]bool{}, false
+	ss.ended = ss != &s.main
+	s.post(ss, serverStopped)
+}
+
+// Sessions returns how many sub-channel sessions exist.
+func (s *Server) Sessions() int { return len(s.sessions) }
+
+// Conflict returns why a server with options opt cannot start beside s, or
+// "". Two servers cannot share a channel, and a channel cannot be a
+// sub-channel of a server that serves sessions.
+func (s *Server) Conflict(opt Options) string {
+	const p = "serveMCP: "
+	a, b := s.opt, opt
+	switch {
+	case a.Channel == b.Channel:
+		return p + "an MCP server already serves the channel " + `"` + b.Channel + `"; stop it first or choose another channel`
+	case a.Sessions && hasPrefix(b.Channel, a.Channel+"/"):
+		return p + `the channel "` + b.Channel + `" is a session sub-channel of the server on "` + a.Channel + `" (sessions: true); choose another channel`
+	case b.Sessions && hasPrefix(a.Channel, b.Channel+"/"):
+		return p + `an MCP server serves "` + a.Channel + `", a sub-channel of "` + b.Channel + `"; with sessions: true choose another channel`
+	}
+	return ""
+}
+
+func hasPrefix(s, p string) bool { return len(s) >= len(p) && s[:len(p)] == p }
+
+func (s *Server) post(ss *session, msg string) { s.host.Post(s.id, ss.name, msg, AttachNone, 0, 0, 0) }
 
 // Handle takes one client-to-server message; sameWindow tells whether its
-// source is the page's own window.
+// source is the page's own window. m.Session names the sub-channel it came
+// on (a string), or is undefined for the main channel.
 func (s *Server) Handle(m *Message, sameWindow bool) {
 	if !sameWindow || !s.allowed(m.Origin) {
 		return
 	}
+	ss := &s.main
+	if m.Session.Present() {
+		if ss = s.session(m); ss == nil {
+			return
+		}
+	}
 	switch m.Payload.Kind {
 	case registry.KindString:
-		if m.Payload.Str == "mcp-check-ready" {
-			s.post(`"mcp-server-ready"`)
+		if m.Payload.Str == checkReady {
+			s.post(ss, serverReady)
+		} else if m.Payload.Str == sessionClose && ss != &s.main {
+			s.close(ss)
 		}
 		return
 	case registry.KindObject:
 	default:
-		s.fail("null", false, codeInvalidRequest, "Invalid Request: a JSON-RPC message is an object", "")
+		s.fail(ss, "null", false, codeInvalidRequest, "Invalid Request: a JSON-RPC message is an object", "")
 		return
 	}
 	if m.Method.Kind == registry.KindUndefined && (m.Result.Present() || m.Error.Present()) {
@@ -166,22 +249,84 @@ func (s *Server) Handle(m *Message, sameWindow bool) {
 		// is broken; one without a method is not even that (JSON-RPC: an
 		// invalid request, answered with a null id).
 		if hasID {
-			s.fail(id, false, code, msg, "")
+			s.fail(ss, id, false, code, msg, "")
 		} else if m.Method.Kind != registry.KindString {
-			s.fail("null", false, code, msg, "")
+			s.fail(ss, "null", false, code, msg, "")
 		}
 		return
 	}
 	if !hasID {
-		s.notification(m)
+		s.notification(ss, m)
 		return
 	}
 	modern, code, msg, data := revision(m)
 	if code != 0 {
-		s.fail(id, modern, code, msg, data)
+		s.fail(ss, id, modern, code, msg, data)
 		return
 	}
-	s.request(id, m, modern)
+	s.request(ss, id, m, modern)
+}
+
+// session returns the session of the sub-channel m came on, creating it for
+// its first message; nil when the server serves no sessions, the name is
+// not one, the message closes a session that does not exist, or there are
+// too many sessions (m is then answered with an error).
+func (s *Server) session(m *Message) *session {
+	name := m.Session.Str
+	if !s.opt.Sessions || m.Session.Kind != registry.KindString || !validSessionName(name) {
+		return nil
+	}
+	for _, ss := range s.sessions {
+		if ss.name == name {
+			return ss
+		}
+	}
+	if m.Payload.Kind == registry.KindString && m.Payload.Str == sessionClose {
+		s.post(&session{name: name}, serverStopped) // already closed: say so again
+		return nil
+	}
+	if len(s.sessions) >= s.opt.MaxSessions {
+		// A request is answered with its id; any other message but a
+		// notification or a response, with a null id.
+		id, request := "null", m.Payload.Kind == registry.KindObject && m.Method.Kind == registry.KindString
+		if request {
+			id = idText(m.ID, m.IDJSON.Str)
+		}
+		if request && m.ID.Present() || m.Payload.Kind != registry.KindObject {
+			s.fail(&session{name: name}, id, false, codeTooManySessions, "modelcontext: too many MCP sessions on the channel "+`"`+
+				s.opt.Channel+`" (at most `+itoa(s.opt.MaxSessions)+`, serveMCP's maxSessions); close one with "mcp-session-close" first`, "")
+		}
+		return nil
+	}
+	ss := &session{name: name, subs: map[string]bool{}}
+	s.sessions = append(s.sessions, ss)
+	return ss
+}
+
+// close ends a sub-channel's session at its client's request.
+func (s *Server) close(ss *session) {
+	for i, x := range s.sessions {
+		if x == ss {
+			s.sessions = append(s.sessions[:i:i], s.sessions[i+1:]...)
+			break
+		}
+	}
+	s.end(ss, false)
+}
+
+// validSessionName reports whether name is 1 to 64 characters from
+// A-Z a-z 0-9 . _ ~ -.
+func validSessionName(name string) bool {
+	if name == "" || len(name) > 64 {
+		return false
+	}
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '.' || c == '_' || c == '~' || c == '-') {
+			return false
+		}
+	}
+	return true
 }
 
 // allowed reports whether origin may talk to the server.
@@ -283,46 +428,46 @@ func jsonNumber(s string) bool {
 	return i == len(s)
 }
 
-func (s *Server) notification(m *Message) {
+func (s *Server) notification(ss *session, m *Message) {
 	switch m.Method.Str {
 	case "notifications/initialized":
-		s.initialized = true
+		ss.initialized = true
 	case "notifications/cancelled":
-		for i, l := range s.listens {
+		for i, l := range ss.listens {
 			if m.RequestID.Kind == registry.KindString && l.id == m.RequestID.Str {
-				s.listens = append(s.listens[:i:i], s.listens[i+1:]...)
+				ss.listens = append(ss.listens[:i:i], ss.listens[i+1:]...)
 				break
 			}
 		}
 	}
 }
 
-func (s *Server) request(id string, m *Message, modern bool) {
+func (s *Server) request(ss *session, id string, m *Message, modern bool) {
 	switch method := m.Method.Str; {
 	case method == "resources/list":
-		s.list(id, m, modern, false)
+		s.list(ss, id, m, modern, false)
 	case method == "resources/templates/list":
-		s.list(id, m, modern, true)
+		s.list(ss, id, m, modern, true)
 	case method == "resources/read":
-		s.read(id, m, modern)
+		s.read(ss, id, m, modern)
 	case method == "initialize" && !modern:
-		s.initialize(id, m)
+		s.initialize(ss, id, m)
 	case method == "ping" && !modern:
-		s.result(id, false, "", "{}")
+		s.result(ss, id, false, "", "{}")
 	case method == "resources/subscribe" && !modern, method == "resources/unsubscribe" && !modern:
-		s.subscribe(id, m, method == "resources/subscribe")
+		s.subscribe(ss, id, m, method == "resources/subscribe")
 	case method == "server/discover" && modern:
-		s.discover(id)
+		s.discover(ss, id)
 	case method == "subscriptions/listen" && modern:
-		s.listen(id, m)
+		s.listen(ss, id, m)
 	case method == "server/discover", method == "subscriptions/listen":
-		s.fail(id, false, codeInvalidParams, `Invalid params: `+method+` is a `+Modern+` request; it needs _meta["`+metaVersion+`"]`, "")
+		s.fail(ss, id, false, codeInvalidParams, `Invalid params: `+method+` is a `+Modern+` request; it needs _meta["`+metaVersion+`"]`, "")
 	default:
-		s.fail(id, modern, codeMethodNotFound, "Method not found: "+method, "")
+		s.fail(ss, id, modern, codeMethodNotFound, "Method not found: "+method, "")
 	}
 }
 
-func (s *Server) initialize(id string, m *Message) {
+func (s *Server) initialize(ss *session, id string, m *Message) {
 	v := m.ProtocolVersion.Str
 	version := Legacy
 	for _, known := range legacyVersions {
@@ -333,44 +478,45 @@ func (s *Server) initialize(id string, m *Message) {
 	// A new handshake is a new client: the previous one's subscriptions end.
 	// list_changed may follow the answer at once: notifications are not
 	// requests, which must wait for notifications/initialized.
-	s.subs = map[string]bool{}
-	s.initialized = true
+	ss.subs = map[string]bool{}
+	ss.initialized = true
 	w := &writer{}
 	w.raw(`{"protocolVersion":`).str(version).
 		raw(`,"capabilities":{"resources":{"subscribe":true,"listChanged":true}},"serverInfo":`)
 	serverInfo(w)
 	w.raw(`,"instructions":"Live resources of this page: list them, read them, and subscribe to follow their changes."}`)
-	s.result(id, false, "", w.String())
+	s.result(ss, id, false, "", w.String())
 }
 
 func serverInfo(w *writer) {
 	w.raw(`{"name":"modelcontext","version":"` + Version + `"}`)
 }
 
-func (s *Server) discover(id string) {
+func (s *Server) discover(ss *session, id string) {
 	w := &writer{}
 	w.raw(`{"supportedVersions":["` + Modern + `","` + Legacy + `"],"capabilities":{"resources":{"subscribe":true,"listChanged":true}},"serverInfo":`)
 	serverInfo(w)
-	s.result(id, true, "cache", w.raw("}").String())
+	s.result(ss, id, true, "cache", w.raw("}").String())
 }
 
 // result answers a request with a result object (JSON text).
-func (s *Server) result(id string, modern bool, cache, obj string) {
+func (s *Server) result(ss *session, id string, modern bool, cache, obj string) {
 	s.begin(id).raw(obj[:len(obj)-1])
-	s.end(modern, cache, AttachNone, 0, 0, 0)
+	s.finish(ss, modern, cache, AttachNone, 0, 0, 0)
 }
 
 // begin starts a result in the server's buffer, up to the result object's
-// opening brace; the caller writes its members, then calls end.
+// opening brace; the caller writes its members, then calls finish.
 func (s *Server) begin(id string) *writer {
 	s.w.b = append(s.w.b[:0], `{"jsonrpc":"2.0","id":`...)
 	return s.w.raw(id).raw(`,"result":`)
 }
 
-// end closes the result begun by begin, adding the 2026-07-28 members when
-// modern, and posts it. The host reads the message before Post returns, so it
-// is handed a view of the buffer, not a copy.
-func (s *Server) end(modern bool, cache string, attach Attachment, first, count int, v registry.Value) {
+// finish closes the result begun by begin, adding the 2026-07-28 members
+// when modern, and posts it on the session's channel. The host reads the
+// message before Post returns, so it is handed a view of the buffer, not a
+// copy.
+func (s *Server) finish(ss *session, modern bool, cache string, attach Attachment, first, count int, v registry.Value) {
 	w := &s.w
 	if modern {
 		w.key("resultType").str("complete")
@@ -383,17 +529,17 @@ func (s *Server) end(modern bool, cache string, attach Attachment, first, count 
 		w.raw("}")
 	}
 	w.raw("}}")
-	s.host.Post(s.id, unsafe.String(unsafe.SliceData(w.b), len(w.b)), attach, first, count, v)
+	s.host.Post(s.id, ss.name, unsafe.String(unsafe.SliceData(w.b), len(w.b)), attach, first, count, v)
 }
 
 // fail answers a request with an error; data is JSON text or "".
-func (s *Server) fail(id string, modern bool, code int, msg, data string) {
+func (s *Server) fail(ss *session, id string, modern bool, code int, msg, data string) {
 	w := &writer{}
 	w.raw(`{"jsonrpc":"2.0","id":`).raw(id).raw(`,"error":{"code":`).int(code).raw(`,"message":`).str(msg)
 	if data != "" {
 		w.raw(`,"data":`).raw(data)
 	}
-	s.post(w.raw("}}").String())
+	s.post(ss, w.raw("}}").String())
 }
 
 func itoa(n int) string { return (&writer{}).int(n).String() }

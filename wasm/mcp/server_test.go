@@ -3,6 +3,7 @@ package mcp
 import (
 	"encoding/json"
 	"fmt"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -23,12 +24,16 @@ type fakeRead struct {
 	params string
 }
 
-func (h *fakeHost) Post(server int32, msg string, attach Attachment, first, count int, v registry.Value) {
+// Post records msg; one posted on a sub-channel is prefixed with "<session>: ".
+func (h *fakeHost) Post(server int32, session, msg string, attach Attachment, first, count int, v registry.Value) {
 	switch attach {
 	case AttachResources, AttachTemplates:
 		msg += fmt.Sprintf(" +attach%d[%d+%d]", attach, first, count)
 	case AttachText, AttachBlob:
 		msg += fmt.Sprintf(" +attach%d/v%d", attach, v)
+	}
+	if session != "" {
+		msg = session + ": " + msg
 	}
 	h.posts = append(h.posts, strings.Clone(msg)) // msg is valid only during the call
 }
@@ -352,3 +357,260 @@ func FuzzHandle(f *testing.F) {
 		}
 	})
 }
+
+// The sessions of a server with Options.Sessions: the sub-channels
+// "<channel>/<name>".
+
+// handleOn hands the server a message that came on the sub-channel name
+// ("" for the main channel), from origin.
+func (e *env) handleOn(t testing.TB, name, payload string) {
+	t.Helper()
+	m := message(t, payload, e.reg.Resolve)
+	if name != "" {
+		m.Session = registry.Field{Kind: registry.KindString, Str: name}
+	}
+	e.s.Handle(&m, true)
+}
+
+// setupSessions is a server on the channel "c" with sessions (at most max,
+// or the default) and one resource, state://x, whose pushes onChange makes.
+func setupSessions(t testing.TB, max int) (*env, func()) {
+	t.Helper()
+	reg := registrytest.New()
+	n := 0
+	var onChange func()
+	reg.Register("state://x", func() (any, error) { n++; return n, nil }, func(f func()) any { onChange = f; return registrytest.Teardown(func() {}) })
+	h := &fakeHost{}
+	s := New(1, h, reg.R, Options{Channel: "c", AllowedOrigins: []string{origin}, Sessions: true, MaxSessions: max})
+	h.take()
+	return &env{s, h, reg}, func() { onChange() }
+}
+
+const (
+	listenOnX   = `{"jsonrpc":"2.0","id":"L","method":"subscriptions/listen","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}},"notifications":{"resourcesListChanged":true,"resourceSubscriptions":["state://x"]}}}`
+	initialize  = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25"}}`
+	subscribeX  = `{"jsonrpc":"2.0","id":2,"method":"resources/subscribe","params":{"uri":"state://x"}}`
+	initialized = `{"jsonrpc":"2.0","method":"notifications/initialized"}`
+)
+
+func TestSubChannelsAreIgnoredWithoutSessions(t *testing.T) {
+	e := setup(t, 1)
+	e.handleOn(t, "a", `"mcp-check-ready"`)
+	e.handleOn(t, "a", `{"jsonrpc":"2.0","id":1,"method":"ping"}`)
+	if got := e.h.take(); got != "" || e.s.Sessions() != 0 {
+		t.Errorf("a server without sessions answered a sub-channel: %q (%d sessions)", got, e.s.Sessions())
+	}
+}
+
+func TestSessionsAreIsolated(t *testing.T) {
+	e, push := setupSessions(t, 0)
+	e.handleOn(t, "a", `"mcp-check-ready"`)
+	if got := e.h.take(); got != `a: "mcp-server-ready"` {
+		t.Fatalf("check-ready on a: %q", got)
+	}
+	for _, ch := range []string{"", "a", "b"} {
+		e.handleOn(t, ch, initialize)
+		e.handleOn(t, ch, initialized)
+		if ch != "b" {
+			e.handleOn(t, ch, subscribeX)
+		}
+	}
+	e.h.take()
+	if e.s.Sessions() != 2 {
+		t.Fatalf("%d sessions, want 2", e.s.Sessions())
+	}
+	// A new handshake on the main channel starts its session over, and no other.
+	e.handleOn(t, "", initialize)
+	e.h.take()
+	push()
+	if got, want := e.h.take(), `a: {"jsonrpc":"2.0","method":"notifications/resources/updated","params":{"uri":"state://x"}}`; got != want {
+		t.Errorf("push after the main channel's new handshake:\n got %s\nwant %s", got, want)
+	}
+	// The same listen id in two sessions: two streams; cancelling one ends only it.
+	e.handleOn(t, "a", listenOnX)
+	e.handleOn(t, "b", listenOnX)
+	e.h.take()
+	e.handleOn(t, "b", `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"L"}}`)
+	push()
+	want := `a: {"jsonrpc":"2.0","method":"notifications/resources/updated","params":{"uri":"state://x"}}
+a: {"jsonrpc":"2.0","method":"notifications/resources/updated","params":{"_meta":{"io.modelcontextprotocol/subscriptionId":"L"},"uri":"state://x"}}`
+	if got := e.h.take(); got != want {
+		t.Errorf("push with listens:\n got %s\nwant %s", got, want)
+	}
+	e.reg.Register("state://y", func() (any, error) { return 1, nil }, nil)
+	want = `{"jsonrpc":"2.0","method":"notifications/resources/list_changed"}
+a: {"jsonrpc":"2.0","method":"notifications/resources/list_changed"}
+a: {"jsonrpc":"2.0","method":"notifications/resources/list_changed","params":{"_meta":{"io.modelcontextprotocol/subscriptionId":"L"}}}
+b: {"jsonrpc":"2.0","method":"notifications/resources/list_changed"}`
+	if got := e.h.take(); got != want {
+		t.Errorf("list change:\n got %s\nwant %s", got, want)
+	}
+	// Requests are answered on the channel they came on.
+	e.handleOn(t, "b", `{"jsonrpc":"2.0","id":"p","method":"ping"}`)
+	if got := e.h.take(); got != `b: {"jsonrpc":"2.0","id":"p","result":{}}` {
+		t.Errorf("ping on b: %s", got)
+	}
+}
+
+func TestSessionClose(t *testing.T) {
+	e, push := setupSessions(t, 0)
+	e.handleOn(t, "a", subscribeX)
+	e.handleOn(t, "a", listenOnX)
+	e.handleOn(t, "a", `{"jsonrpc":"2.0","id":3,"method":"resources/read","params":{"uri":"state://x"}}`)
+	e.h.take()
+	e.handleOn(t, "a", `"mcp-session-close"`)
+	if got := e.h.take(); got != `a: "mcp-server-stopped"` || e.s.Sessions() != 0 {
+		t.Fatalf("close: %q, %d sessions", got, e.s.Sessions())
+	}
+	push()
+	e.s.ReadDone(e.h.reads[0].req, ContentText, 7, 1, "")
+	if got := e.h.take(); got != "" {
+		t.Errorf("a closed session was posted to: %s", got)
+	}
+	// Closing again, or a session that never existed, is acknowledged and
+	// creates nothing; the main channel cannot be closed.
+	e.handleOn(t, "a", `"mcp-session-close"`)
+	e.handleOn(t, "zz", `"mcp-session-close"`)
+	e.handleOn(t, "", `"mcp-session-close"`)
+	if got, want := e.h.take(), "a: \"mcp-server-stopped\"\nzz: \"mcp-server-stopped\""; got != want || e.s.Sessions() != 0 {
+		t.Errorf("closing again: %q, %d sessions", got, e.s.Sessions())
+	}
+	// The name is free again: a new session, with nothing of the old one.
+	e.handleOn(t, "a", `"mcp-check-ready"`)
+	e.h.take()
+	push()
+	if got := e.h.take(); got != "" {
+		t.Errorf("a reopened session inherited subscriptions: %s", got)
+	}
+}
+
+func TestSessionLimit(t *testing.T) {
+	e, _ := setupSessions(t, 2)
+	e.handleOn(t, "a", `"mcp-check-ready"`)
+	e.handleOn(t, "b", `"mcp-check-ready"`)
+	e.h.take()
+	const full = `"error":{"code":-32000,"message":"modelcontext: too many MCP sessions on the channel \"c\" (at most 2, serveMCP's maxSessions); close one with \"mcp-session-close\" first"}}`
+	e.handleOn(t, "c", `{"jsonrpc":"2.0","id":7,"method":"initialize","params":{}}`)
+	e.handleOn(t, "c", `"mcp-check-ready"`)
+	e.handleOn(t, "c", initialized)
+	e.handleOn(t, "c", `{"jsonrpc":"2.0","id":7,"result":{}}`)
+	want := `c: {"jsonrpc":"2.0","id":7,` + full + "\n" + `c: {"jsonrpc":"2.0","id":null,` + full
+	if got := e.h.take(); got != want || e.s.Sessions() != 2 {
+		t.Errorf("over the limit (%d sessions):\n got %s\nwant %s", e.s.Sessions(), got, want)
+	}
+	e.handleOn(t, "a", `"mcp-session-close"`)
+	e.handleOn(t, "c", `"mcp-check-ready"`)
+	if got := e.h.take(); got != "a: \"mcp-server-stopped\"\nc: \"mcp-server-ready\"" {
+		t.Errorf("after a close: %q", got)
+	}
+}
+
+func TestSessionNames(t *testing.T) {
+	e, _ := setupSessions(t, 100)
+	for _, name := range []string{"a/b", "é", "a b", strings.Repeat("x", 65)} {
+		e.handleOn(t, name, `"mcp-check-ready"`)
+	}
+	m := message(t, `"mcp-check-ready"`, nil)
+	m.Session = registry.Field{Kind: registry.KindString, Str: ""}
+	e.s.Handle(&m, true)
+	if got := e.h.take(); got != "" || e.s.Sessions() != 0 {
+		t.Errorf("invalid names were answered: %q", got)
+	}
+	for _, name := range []string{"A-z_0.9~", strings.Repeat("x", 64)} {
+		e.handleOn(t, name, `"mcp-check-ready"`)
+	}
+	if e.s.Sessions() != 2 {
+		t.Errorf("valid names: %d sessions, want 2", e.s.Sessions())
+	}
+	// A foreign sender creates no session.
+	m = message(t, `"mcp-check-ready"`, nil)
+	m.Session = registry.Field{Kind: registry.KindString, Str: "evil"}
+	m.Origin = registry.Field{Kind: registry.KindString, Str: "http://evil.example"}
+	e.s.Handle(&m, true)
+	if got := e.h.take(); strings.Contains(got, "evil") || e.s.Sessions() != 2 {
+		t.Errorf("a foreign origin created a session: %q", got)
+	}
+}
+
+func TestStopEndsEverySession(t *testing.T) {
+	e, push := setupSessions(t, 0)
+	e.handleOn(t, "a", listenOnX)
+	e.handleOn(t, "b", subscribeX)
+	e.h.take()
+	e.s.Stop()
+	want := `a: {"jsonrpc":"2.0","id":"L","result":{"resultType":"complete","_meta":{"io.modelcontextprotocol/subscriptionId":"L"}}}
+a: "mcp-server-stopped"
+b: "mcp-server-stopped"
+"mcp-server-stopped"`
+	if got := e.h.take(); got != want || e.s.Sessions() != 0 {
+		t.Errorf("stop (%d sessions left):\n got %s\nwant %s", e.s.Sessions(), got, want)
+	}
+	push()
+	if got := e.h.take(); got != "" {
+		t.Errorf("a stopped server posted %s", got)
+	}
+}
+
+func TestConflict(t *testing.T) {
+	on := func(channel string, sessions bool) Options { return Options{Channel: channel, Sessions: sessions} }
+	for _, tc := range []struct {
+		running, starting Options
+		want              string
+	}{
+		{on("c", false), on("d", true), ""},
+		{on("c", false), on("c/a", false), ""},
+		{on("c", false), on("c", true), `serveMCP: an MCP server already serves the channel "c"; stop it first or choose another channel`},
+		{on("c", true), on("c/a", false), `serveMCP: the channel "c/a" is a session sub-channel of the server on "c" (sessions: true); choose another channel`},
+		{on("c/a", false), on("c", true), `serveMCP: an MCP server serves "c/a", a sub-channel of "c"; with sessions: true choose another channel`},
+		{on("cc", true), on("c", true), ""},
+	} {
+		s := New(1, &fakeHost{}, registrytest.New().R, tc.running)
+		if got := s.Conflict(tc.starting); got != tc.want {
+			t.Errorf("%+v beside %+v: %q, want %q", tc.starting, tc.running, got, tc.want)
+		}
+	}
+}
+
+// BenchmarkSessionState measures what one sub-channel session holds in the
+// page: a handshake, one subscription and one listen stream.
+func BenchmarkSessionState(b *testing.B) {
+	const n = 1000
+	var total uint64
+	for range b.N {
+		e, _ := setupSessions(b, n)
+		e.h = nil
+		e.s.host = discardHost{}
+		msgs := make([][3]Message, n)
+		for i := range msgs {
+			name := fmt.Sprintf("relay-0123456789ab-%d", i)
+			for j, p := range []string{initialize, subscribeX, listenOnX} {
+				msgs[i][j] = message(b, p, e.reg.Resolve)
+				msgs[i][j].Session = registry.Field{Kind: registry.KindString, Str: name}
+			}
+		}
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		for i := range msgs {
+			for j := range msgs[i] {
+				e.s.Handle(&msgs[i][j], true)
+			}
+		}
+		runtime.GC()
+		runtime.ReadMemStats(&after)
+		if e.s.Sessions() != n {
+			b.Fatalf("%d sessions", e.s.Sessions())
+		}
+		total += after.HeapAlloc - before.HeapAlloc
+		runtime.KeepAlive(e)
+		runtime.KeepAlive(msgs)
+	}
+	b.ReportMetric(float64(total)/float64(b.N)/n, "bytes/session")
+}
+
+type discardHost struct{}
+
+func (discardHost) Post(int32, string, string, Attachment, int, int, registry.Value) {}
+func (discardHost) Read(int32, int32, registry.ID, string)                           {}
+func (discardHost) TextBytes(registry.Value) int                                     { return 0 }
+func (discardHost) Release(registry.Value)                                           {}

@@ -31,7 +31,7 @@
       // arguments: [pointer index] of each (pointer, length) pair.
       const strings = {
         warn: [0], error: [0], debug: [0], setError: [0], setParams: [0],
-        mcpOpen: [1], mcpPost: [1], mcpRead: [3],
+        mcpOpen: [1], mcpPost: [1, 3], mcpRead: [3],
       };
       const names = ["subscribe", "retire", "get", "compare", "dispatch", "deliver", "endSubscription", "release",
         "listChanged", "warn", "error", "debug", "setError", "ready", "setParams", "mcpOpen", "mcpClose", "mcpPost",

@@ -174,6 +174,19 @@ func runWithin(ctx context.Context, cancel context.CancelFunc, d time.Duration) 
 	return err
 }
 
+// DevToolsURL returns the address of the browser's DevTools endpoint,
+// http://127.0.0.1:PORT, for tools that attach to a running browser (it was
+// started with --remote-debugging-port=0; Chromium writes the port it chose
+// into its profile).
+func (b *Browser) DevToolsURL() (string, error) {
+	data, err := os.ReadFile(filepath.Join(b.userDataDir, "DevToolsActivePort"))
+	if err != nil {
+		return "", fmt.Errorf("browsertest: the browser's DevTools port: %w", err)
+	}
+	port, _, _ := strings.Cut(string(data), "\n")
+	return "http://127.0.0.1:" + strings.TrimSpace(port), nil
+}
+
 // Close stops the browser and removes its profile directory.
 func (b *Browser) Close() {
 	b.cancel()

@@ -63,3 +63,19 @@ func TestTab(t *testing.T) {
 		t.Errorf("console not recorded:\n%s", c)
 	}
 }
+
+func TestDevToolsURL(t *testing.T) {
+	u, err := SharedBrowser(t).DevToolsURL()
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := http.Get(u + "/json/version")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	if !strings.Contains(string(body), "webSocketDebuggerUrl") {
+		t.Errorf("%s/json/version: %s", u, body)
+	}
+}
