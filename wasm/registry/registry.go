@@ -1,11 +1,5 @@
 package registry
 
-import (
-	"errors"
-	"slices"
-	"strings"
-)
-
 // ID names one registration. The loader assigns it; IDs are never reused.
 type ID int32
 
@@ -156,8 +150,11 @@ func (r *Registry) Watch(w Watcher) { r.watchers = append(r.watchers, w) }
 
 // Unwatch removes a watcher.
 func (r *Registry) Unwatch(w Watcher) {
-	if i := slices.Index(r.watchers, w); i >= 0 {
-		r.watchers = slices.Delete(r.watchers, i, i+1)
+	for i, x := range r.watchers {
+		if x == w {
+			r.watchers = append(r.watchers[:i:i], r.watchers[i+1:]...)
+			break
+		}
 	}
 }
 
@@ -171,7 +168,7 @@ func (r *Registry) listChanged() {
 // ErrRegistration is returned for a registration the loader should never
 // have sent: an ID in use, or a replacement of a registration that is not the
 // current one for the same key.
-var ErrRegistration = errors.New("registry: inconsistent registration")
+var ErrRegistration error = wireError("registry: inconsistent registration")
 
 // Register adds registration id. When replaces is not 0 it is the current
 // registration of the same key, which id replaces in place: its teardown
@@ -192,7 +189,7 @@ func (r *Registry) Register(id, replaces ID, reg Registration) error {
 		old.live = false
 		e.consumers = old.consumers
 		if e.template != nil {
-			r.templates[slices.Index(r.templates, old)] = e
+			r.templates[indexOf(r.templates, old)] = e
 		}
 		r.retire(old)
 	} else if e.template != nil {
@@ -245,7 +242,8 @@ func (r *Registry) Unregister(id ID) {
 	r.byID.delete(id)
 	e.live = false
 	if e.template != nil {
-		r.templates = slices.Delete(r.templates, slices.Index(r.templates, e), slices.Index(r.templates, e)+1)
+		i := indexOf(r.templates, e)
+		r.templates = append(r.templates[:i:i], r.templates[i+1:]...)
 	} else if c := e.consumers; c != nil {
 		e.consumers = nil
 		for _, s := range c.subs {
@@ -317,9 +315,12 @@ func (r *Registry) Unsubscribe(id SubID) {
 	delete(r.subs, id)
 	s.live = false
 	c := s.of
-	if i := slices.Index(c.subs, s); i >= 0 {
-		// A fresh slice: a delivery in progress keeps iterating the old one.
-		c.subs = append(c.subs[:i:i], c.subs[i+1:]...)
+	for i, x := range c.subs {
+		if x == s {
+			// A fresh slice: a delivery in progress keeps iterating the old one.
+			c.subs = append(c.subs[:i:i], c.subs[i+1:]...)
+			break
+		}
 	}
 	r.host.EndSubscription(id)
 }
@@ -336,8 +337,22 @@ func (r *Registry) Stats() Stats {
 // only then: a push in normal mode builds no string.
 func (r *Registry) debug(parts ...string) {
 	if r.debugging {
-		r.host.Debug("[modelcontext] " + strings.Join(parts, ""))
+		msg := "[modelcontext] "
+		for _, p := range parts {
+			msg += p
+		}
+		r.host.Debug(msg)
 	}
+}
+
+// indexOf returns where e is in es; it must be there.
+func indexOf(es []*entry, e *entry) int {
+	for i, x := range es {
+		if x == e {
+			return i
+		}
+	}
+	panic("registry: a registration missing from its list")
 }
 
 // quote writes s as a double-quoted string for a message, the way the page

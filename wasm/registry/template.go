@@ -1,7 +1,5 @@
 package registry
 
-import "strings"
-
 // Template is an RFC 6570 level 1 URI template: literals and simple {name}
 // expressions. A variable matches one non-empty run of characters without
 // "/", percent-decoded. The loader parses and validates the template's text;
@@ -40,7 +38,7 @@ func NewTemplate(parts []Field) (*Template, error) {
 // Match reports whether uri is an instance of the template and returns the
 // values of its variables.
 func (t *Template) Match(uri string) ([]Param, bool) {
-	if !strings.HasPrefix(uri, t.literals[0]) {
+	if !hasPrefix(uri, t.literals[0]) {
 		return nil, false
 	}
 	rest := uri[len(t.literals[0]):]
@@ -51,14 +49,14 @@ func (t *Template) Match(uri string) ([]Param, bool) {
 		if next == "" { // the last expression takes the rest
 			raw, rest = rest, ""
 		} else {
-			j := strings.Index(rest, next)
+			j := index(rest, next)
 			if j < 0 {
 				return nil, false
 			}
 			raw, rest = rest[:j], rest[j+len(next):]
 		}
 		value, ok := unescape(raw)
-		if raw == "" || strings.IndexByte(raw, '/') >= 0 || !ok {
+		if raw == "" || indexByte(raw, '/') >= 0 || !ok {
 			return nil, false
 		}
 		params = append(params, Param{name, value})
@@ -71,7 +69,7 @@ func (t *Template) Match(uri string) ([]Param, bool) {
 
 // unescape percent-decodes s.
 func unescape(s string) (string, bool) {
-	if strings.IndexByte(s, '%') < 0 {
+	if indexByte(s, '%') < 0 {
 		return s, true
 	}
 	b := make([]byte, 0, len(s))
@@ -101,6 +99,29 @@ func unhex(c byte) int {
 		return int(c-'a') + 10
 	case 'A' <= c && c <= 'F':
 		return int(c-'A') + 10
+	}
+	return -1
+}
+
+// The few string functions the matcher needs, here so that the module does
+// not link package strings (and the Unicode tables it brings).
+
+func hasPrefix(s, p string) bool { return len(s) >= len(p) && s[:len(p)] == p }
+
+func indexByte(s string, c byte) int {
+	for i := 0; i < len(s); i++ {
+		if s[i] == c {
+			return i
+		}
+	}
+	return -1
+}
+
+func index(s, sub string) int {
+	for i := 0; i+len(sub) <= len(s); i++ {
+		if s[i:i+len(sub)] == sub {
+			return i
+		}
 	}
 	return -1
 }

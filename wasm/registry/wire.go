@@ -1,9 +1,6 @@
 package registry
 
-import (
-	"errors"
-	"math"
-)
+import "math"
 
 // Kind is the JavaScript type of a value the loader encodes.
 type Kind uint8
@@ -67,7 +64,13 @@ type Registration struct {
 // literal, variable name, literal, ...; undefined for a concrete resource).
 var RegistrationFields = []string{"key", "mimeType", "subscribe", "template"}
 
-var errTruncated = errors.New("registry: encoding is truncated or malformed")
+var errTruncated error = wireError("registry: encoding is truncated or malformed")
+
+// wireError is an error of the registry's own: errors.New would link the
+// errors package, for nothing.
+type wireError string
+
+func (e wireError) Error() string { return string(e) }
 
 // DecodeRegistration reads the loader's encoding of a registration (see
 // RegistrationFields and DecodeFields).
