@@ -6,8 +6,6 @@ import (
 	"go/build/constraint"
 	"go/parser"
 	"go/token"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strconv"
@@ -58,23 +56,6 @@ func TestBrowserFilesAreTagged(t *testing.T) {
 			t.Errorf("%s uses syscall/js: name it *_js.go (or *_js_test.go), so that its name says so too", name)
 		case !usesJS && !onHost && !strings.HasSuffix(name, "_test.go"):
 			t.Errorf("%s has no syscall/js but does not build on the host: its logic would lose the host tests", name)
-		}
-	}
-}
-
-// TestModuleHasNoDOMBindings: the package's users may use dom/v2, the
-// module itself must not link it (nor this package).
-func TestModuleHasNoDOMBindings(t *testing.T) {
-	gobin := filepath.Join(runtime.GOROOT(), "bin", "go")
-	cmd := exec.Command(gobin, "list", "-deps", "github.com/modelcontext-go/modelcontext/wasm/cmd/modelcontext")
-	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("go list: %v\n%s", err, out)
-	}
-	for _, dep := range strings.Fields(string(out)) {
-		if strings.HasPrefix(dep, "honnef.co/go/js/dom") || strings.HasSuffix(dep, "/wasm/modelcontext") {
-			t.Errorf("the module (wasm/cmd/modelcontext) depends on %s", dep)
 		}
 	}
 }
