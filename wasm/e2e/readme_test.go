@@ -1,9 +1,11 @@
 package e2e
 
 import (
+	"bytes"
 	"io"
 	"net/http"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -11,33 +13,140 @@ import (
 	"github.com/modelcontext-go/modelcontext/wasm/internal/browsertest"
 )
 
-// TestREADMEExample pastes the README's first html example into a page, as a
-// new user would, and checks that an agent sees the resource it registers.
-func TestREADMEExample(t *testing.T) {
-	requireImpl(t, "wasm")
+// The README's examples, run as written: each test takes a code block out
+// of README.md and runs it in a page the way a new user would.
+
+// readmeBlock returns the first code block of README.md whose fence opens
+// with "```"+lang and whose first line starts with first (any line if
+// first is empty), or the block that follows the marker comment
+// "<!-- example: name -->" when marker is set.
+func readmeBlock(t *testing.T, lang, first, marker string) string {
+	t.Helper()
 	b, err := os.ReadFile(filepath.Join(browsertest.RepoRoot(), "README.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, rest, ok := strings.Cut(string(b), "```html\n")
-	example, _, ok2 := strings.Cut(rest, "```")
-	if !ok || !ok2 {
-		t.Fatal("README.md has no ```html example")
+	text := string(b)
+	if marker != "" {
+		_, after, ok := strings.Cut(text, "<!-- example: "+marker+" -->\n")
+		if !ok {
+			t.Fatalf("README.md has no <!-- example: %s --> marker", marker)
+		}
+		text = after
 	}
+	for rest := text; ; {
+		_, after, ok := strings.Cut(rest, "```"+lang+"\n")
+		if !ok {
+			t.Fatalf("README.md has no ```%s block starting with %q", lang, first)
+		}
+		block, next, _ := strings.Cut(after, "```")
+		if strings.HasPrefix(block, first) {
+			return block
+		}
+		rest = next
+	}
+}
+
+// TestREADMEExample pastes the README's first html example into a page and
+// checks that an agent sees the resource it registers.
+func TestREADMEExample(t *testing.T) {
+	requireImpl(t, "wasm")
+	example := readmeBlock(t, "html", "", "")
 	browsertest.SharedServer(t).Handle("/readme-example.html", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		io.WriteString(w, "<!doctype html>\n<meta charset=utf-8>\n<script src=\"/harness.js\"></script>\n"+example)
 	}))
 	tab := browsertest.NewTab(t)
 	tab.Navigate(browsertest.URL(t, "/readme-example.html"))
-	p := &page{Tab: tab, impl: "wasm"}
-	p.expect(`const pushes = [];
+	p := &page{Tab: tab}
+	p.expect(readmeAgent, readmeAgentWant)
+}
+
+// readmeAgent is what an agent does with the README's cart, in the page.
+const readmeAgent = `const pushes = [];
 mc.addEventListener('resourceupdated', (e) => pushes.push(e.detail));
 cart.items.push({sku: 'mug', qty: 1});
 listeners.forEach((f) => f());
 listeners.forEach((f) => f()); // nothing changed: suppressed
-return {list: mc.getResources(), read: await mc.readResource('state://cart'), pushes, errors: H.log.filter((l) => l.level !== 'debug').length};`,
-		`{"list": [{"uri": "state://cart", "name": "cart", "description": "What the visitor is about to buy", "mimeType": "application/json", "subscribable": true}],
+return {list: mc.getResources(), read: await mc.readResource('state://cart'), pushes, errors: H.log.filter((l) => l.level !== 'debug').length};`
+
+const readmeAgentWant = `{"list": [{"uri": "state://cart", "name": "cart", "description": "What the visitor is about to buy", "mimeType": "application/json", "subscribable": true}],
   "read": {"items": [{"sku": "mug", "qty": 1}]},
   "pushes": [{"uri": "state://cart", "value": {"items": [{"sku": "mug", "qty": 1}]}}],
-  "errors": 0}`)
+  "errors": 0}`
+
+// TestREADMEImportExample runs the README's import example as a module
+// that imports "modelcontext" (mapped to the built module, as a bundler
+// would resolve it), then the README's "What an agent sees" block.
+func TestREADMEImportExample(t *testing.T) {
+	requireImpl(t, "wasm")
+	example := readmeBlock(t, "js", `import { registerResource } from "modelcontext";`, "")
+	agent := readmeBlock(t, "js", "const mc = document.modelContext;", "")
+	browsertest.SharedServer(t).Handle("/readme-import.html", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.WriteString(w, `<!doctype html>
+<meta charset=utf-8>
+<script src="/harness.js"></script>
+<script type="importmap">{"imports": {"modelcontext": "/static/modelcontext.mjs"}}</script>
+<script type="module">
+`+example+`
+window.cart = cart;
+window.listeners = listeners;
+window.__agent = (async () => {
+`+agent+`
+})();
+</script>
+`)
+	}))
+	tab := browsertest.NewTab(t)
+	tab.Navigate(browsertest.URL(t, "/readme-import.html"))
+	p := &page{Tab: tab}
+	p.expect(`for (let i = 0; i < 1500 && !window.__agent; i++) await new Promise((r) => setTimeout(r, 10));
+await window.__agent;
+const cart = window.cart, listeners = window.listeners;
+`+readmeAgent, readmeAgentWant)
+}
+
+// TestREADMEMCPClientExample bundles the README's MCP client example with
+// the stock client of testdata/mcpclient (make mcpclient installs it), runs
+// it in a page that serves the README's cart over MCP, changes the cart,
+// and checks the client printed the list and the change.
+func TestREADMEMCPClientExample(t *testing.T) {
+	requireImpl(t, "wasm")
+	example := readmeBlock(t, "js", "", "mcp-client")
+	dir := filepath.Join(browsertest.RepoRoot(), "testdata", "mcpclient")
+	esbuild := filepath.Join(dir, "node_modules", ".bin", "esbuild")
+	if _, err := os.Stat(esbuild); err != nil {
+		t.Fatalf("%s missing: run make mcpclient", esbuild)
+	}
+	cmd := exec.Command(esbuild, "--bundle", "--format=esm", "--target=es2022", "--log-level=warning")
+	cmd.Dir = dir
+	// The example ends once it has subscribed; the test learns when.
+	cmd.Stdin = strings.NewReader(example + "\nwindow.__subscribed = true;\n")
+	var out, errOut bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("bundling the README's MCP client example: %v\n%s", err, errOut.String())
+	}
+	bundle := out.String()
+	html := readmeBlock(t, "html", "", "")
+	srv := browsertest.SharedServer(t)
+	srv.Handle("/readme-client.js", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/javascript")
+		io.WriteString(w, bundle)
+	}))
+	srv.Handle("/readme-client.html", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.WriteString(w, "<!doctype html>\n<meta charset=utf-8>\n<script src=\"/harness.js\"></script>\n"+
+			strings.Replace(html, `<script src="/static/modelcontext.js">`, `<script src="/static/modelcontext.js" data-mcp>`, 1)+
+			"<script>window.__logs = []; const log = console.log; console.log = (...a) => { window.__logs.push(a.join(' ')); log(...a); };</script>\n"+
+			"<script type=\"module\" src=\"/readme-client.js\"></script>\n")
+	}))
+	tab := browsertest.NewTab(t)
+	tab.Navigate(srv.URL("/readme-client.html"))
+	p := &page{Tab: tab}
+	p.expect(`const until = async (f) => { for (let i = 0; i < 1500 && !f(); i++) await new Promise((r) => setTimeout(r, 10)); };
+await until(() => window.__subscribed);
+cart.items.push({sku: 'mug', qty: 1});
+listeners.forEach((f) => f());
+await until(() => window.__logs.some((l) => l.startsWith('changed:')));
+return window.__logs.filter((l) => l.startsWith('resources:') || l.startsWith('changed:'));`,
+		`["resources: state://cart", "changed: state://cart {\"items\":[{\"sku\":\"mug\",\"qty\":1}]}"]`)
 }
