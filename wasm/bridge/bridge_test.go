@@ -3,8 +3,6 @@
 package bridge
 
 import (
-	"encoding/binary"
-	"math"
 	"strconv"
 	"strings"
 	"syscall/js"
@@ -12,6 +10,7 @@ import (
 
 	"github.com/modelcontext-go/modelcontext/wasm/mcp"
 	"github.com/modelcontext-go/modelcontext/wasm/registry"
+	"github.com/modelcontext-go/modelcontext/wasm/registry/registrytest"
 )
 
 // The tests run under wasmbrowsertest with testdata/testhost.js as the
@@ -35,42 +34,17 @@ func answer(h js.Value, name string, v int) { h.Get("answers").Set(name, v) }
 
 func take(h js.Value) string { return h.Call("take").String() }
 
-// fields writes fields in the loader's encoding into the export buffer and
-// returns their length.
-type fields []byte
+// fields writes fields in the loader's encoding into the export buffer
+// (put) and returns their length.
+type fields = registrytest.Fields
 
-func (f fields) str(s string) fields {
-	f = append(f, byte(registry.KindString))
-	f = binary.LittleEndian.AppendUint32(f, uint32(len(s)))
-	return append(f, s...)
-}
-func (f fields) boolean(b bool) fields {
-	if b {
-		return append(f, byte(registry.KindBoolean), 1)
-	}
-	return append(f, byte(registry.KindBoolean), 0)
-}
-func (f fields) num(n float64) fields {
-	f = append(f, byte(registry.KindNumber))
-	return binary.LittleEndian.AppendUint64(f, math.Float64bits(n))
-}
-func (f fields) kind(k registry.Kind) fields { return append(f, byte(k)) }
-func (f fields) array(items ...string) fields {
-	f = append(f, byte(registry.KindArray))
-	f = binary.LittleEndian.AppendUint32(f, uint32(len(items)))
-	for _, s := range items {
-		f = f.str(s)
-	}
-	return f
-}
-
-func (f fields) put() int32 {
+func put(f fields) int32 {
 	mcBuffer(int32(len(f)))
 	return int32(copy(in, f))
 }
 
 func resource(uri string, subscribe bool) int32 {
-	return fields{}.str(uri).str("application/json").boolean(subscribe).kind(registry.KindUndefined).put()
+	return put(fields{}.Str(uri).Str("application/json").Bool(subscribe).Kind(registry.KindUndefined))
 }
 
 func TestRegisterAndPushThroughTheHost(t *testing.T) {
@@ -99,7 +73,7 @@ func TestRegisterAndPushThroughTheHost(t *testing.T) {
 
 func TestAMalformedRegistrationIsAnInternalError(t *testing.T) {
 	h := fakeHost(t)
-	if code := mcRegister(1, 0, fields{}.num(1).put(), 0); code != -1 {
+	if code := mcRegister(1, 0, put(fields{}.Num(1)), 0); code != -1 {
 		t.Fatalf("mc_register of garbage = %d, want -1", code)
 	}
 	if got := h.Get("lastError").String(); !strings.Contains(got, "modelcontext: internal error in registerResource") || !strings.Contains(got, "malformed") {
@@ -136,7 +110,7 @@ func TestAThrowingHostFailsOutOfBand(t *testing.T) {
 
 func TestTemplatesMatchWithParameters(t *testing.T) {
 	h := fakeHost(t)
-	n := fields{}.str("app://orders/{id}").str("application/json").boolean(false).array("app://orders/", "id", "").put()
+	n := put(fields{}.Str("app://orders/{id}").Str("application/json").Bool(false).Strings("app://orders/", "id", ""))
 	if code := mcRegister(1, 0, n, 0); code != 0 {
 		t.Fatalf("mc_register = %d: %s", code, h.Get("lastError"))
 	}
@@ -164,8 +138,8 @@ func TestAnMCPRequestThroughTheBridge(t *testing.T) {
 	h := fakeHost(t)
 	mcRegister(1, 0, resource("state://a", false), 0)
 	take(h)
-	opts := fields{}.kind(registry.KindObject).str("test").kind(registry.KindUndefined).kind(registry.KindUndefined).
-		kind(registry.KindUndefined).kind(registry.KindUndefined).kind(registry.KindUndefined).str("http://page").put()
+	opts := put(fields{}.Kind(registry.KindObject).Str("test").Kind(registry.KindUndefined).Kind(registry.KindUndefined).
+		Kind(registry.KindUndefined).Kind(registry.KindUndefined).Kind(registry.KindUndefined).Str("http://page"))
 	server := mcMCPStart(opts)
 	if server <= 0 {
 		t.Fatalf("mc_mcp_start = %d: %s", server, h.Get("lastError"))
@@ -178,26 +152,26 @@ func TestAnMCPRequestThroughTheBridge(t *testing.T) {
 	for _, f := range mcp.MessageFields() {
 		switch strings.Join(f.Path, ".") + "/" + f.As {
 		case "origin/":
-			m = m.str("http://page")
+			m = m.Str("http://page")
 		case "payload/", "payload.params/":
-			m = m.kind(registry.KindObject)
+			m = m.Kind(registry.KindObject)
 		case "payload.jsonrpc/":
-			m = m.str("2.0")
+			m = m.Str("2.0")
 		case "payload.id/":
-			m = m.str("r")
+			m = m.Str("r")
 		case "payload.method/":
-			m = m.str("resources/read")
+			m = m.Str("resources/read")
 		case "payload.params.uri/":
-			m = m.str("state://a")
+			m = m.Str("state://a")
 		case "payload.params.uri/resource":
-			m = m.num(1)
+			m = m.Num(1)
 		case "/unreadable":
-			m = m.boolean(false)
+			m = m.Bool(false)
 		default:
-			m = m.kind(registry.KindUndefined)
+			m = m.Kind(registry.KindUndefined)
 		}
 	}
-	if code := mcMCPMessage(server, m.put(), 1); code != 0 {
+	if code := mcMCPMessage(server, put(m), 1); code != 0 {
 		t.Fatalf("mc_mcp_message = %d: %s", code, h.Get("lastError"))
 	}
 	if got := take(h); got != "mcpRead("+itoa(server)+",1,1,)" {

@@ -2,11 +2,11 @@ package mcp
 
 import (
 	"encoding/json"
-	"math"
 	"strings"
 	"testing"
 
 	"github.com/modelcontext-go/modelcontext/wasm/registry"
+	"github.com/modelcontext-go/modelcontext/wasm/registry/registrytest"
 )
 
 // field mirrors the loader's put: the kind of v and its content.
@@ -98,43 +98,17 @@ func message(t testing.TB, payload string, resolve resolver) Message {
 
 // encodeFields writes fields in the loader's format.
 func encodeFields(fs ...registry.Field) []byte {
-	var b []byte
+	var b registrytest.Fields
 	for _, f := range fs {
-		b = appendField(b, f)
-	}
-	return b
-}
-
-func appendField(b []byte, f registry.Field) []byte {
-	b = append(b, byte(f.Kind))
-	u32 := func(u uint32) { b = append(b, byte(u), byte(u>>8), byte(u>>16), byte(u>>24)) }
-	switch f.Kind {
-	case registry.KindString:
-		u32(uint32(len(f.Str)))
-		b = append(b, f.Str...)
-	case registry.KindNumber:
-		u := math.Float64bits(f.Num)
-		u32(uint32(u))
-		u32(uint32(u >> 32))
-	case registry.KindBoolean:
-		if f.True {
-			b = append(b, 1)
-		} else {
-			b = append(b, 0)
-		}
-	case registry.KindArray:
-		u32(uint32(len(f.Items)))
-		for _, it := range f.Items {
-			b = appendField(b, it)
-		}
+		b = b.Field(f)
 	}
 	return b
 }
 
 func encodeMessage(m *Message) []byte {
-	var b []byte
+	var b registrytest.Fields
 	for _, f := range messageFields {
-		b = appendField(b, *f.field(m))
+		b = b.Field(*f.field(m))
 	}
 	return b
 }

@@ -1,43 +1,20 @@
 package registry_test
 
 import (
-	"encoding/binary"
-	"math"
 	"testing"
 
 	"github.com/modelcontext-go/modelcontext/wasm/registry"
+	"github.com/modelcontext-go/modelcontext/wasm/registry/registrytest"
 )
 
-// enc writes fields in the loader's encoding, for tests.
-type enc []byte
-
-func (e enc) str(s string) enc {
-	e = append(e, byte(registry.KindString))
-	e = binary.LittleEndian.AppendUint32(e, uint32(len(s)))
-	return append(e, s...)
-}
-func (e enc) boolean(b bool) enc {
-	if b {
-		return append(e, byte(registry.KindBoolean), 1)
-	}
-	return append(e, byte(registry.KindBoolean), 0)
-}
-func (e enc) num(f float64) enc {
-	e = append(e, byte(registry.KindNumber))
-	return binary.LittleEndian.AppendUint64(e, math.Float64bits(f))
-}
-func (e enc) array(n int) enc {
-	e = append(e, byte(registry.KindArray))
-	return binary.LittleEndian.AppendUint32(e, uint32(n))
-}
-func (e enc) kind(k registry.Kind) enc { return append(e, byte(k)) }
+type enc = registrytest.Fields
 
 func TestDecodeRegistration(t *testing.T) {
-	r, err := registry.DecodeRegistration(enc{}.str("state://cart").str("application/json").boolean(true).kind(registry.KindUndefined))
+	r, err := registry.DecodeRegistration(enc{}.Str("state://cart").Str("application/json").Bool(true).Kind(registry.KindUndefined))
 	if err != nil || r.Key != "state://cart" || r.MIMEType != "application/json" || !r.Subscribe || r.Template != nil {
 		t.Errorf("concrete: %+v, %v", r, err)
 	}
-	r, err = registry.DecodeRegistration(enc{}.str("app://o/{id}").str("text/plain").boolean(false).array(3).str("app://o/").str("id").str(""))
+	r, err = registry.DecodeRegistration(enc{}.Str("app://o/{id}").Str("text/plain").Bool(false).Array(3).Str("app://o/").Str("id").Str(""))
 	if err != nil || r.Template == nil {
 		t.Fatalf("template: %+v, %v", r, err)
 	}
@@ -46,15 +23,15 @@ func TestDecodeRegistration(t *testing.T) {
 	}
 	for name, b := range map[string]enc{
 		"empty":              {},
-		"truncated string":   enc{}.str("state://cart")[:8],
-		"a field missing":    enc{}.str("state://cart").str("application/json").boolean(true),
-		"a field too many":   enc{}.str("state://cart").str("application/json").boolean(true).kind(registry.KindUndefined).kind(registry.KindNull),
-		"key not a string":   enc{}.num(1).str("application/json").boolean(true).kind(registry.KindUndefined),
-		"subscribe a string": enc{}.str("state://cart").str("application/json").str("yes").kind(registry.KindUndefined),
-		"bad boolean":        append(enc{}.str("state://cart").str("application/json"), byte(registry.KindBoolean), 2, byte(registry.KindUndefined)),
-		"unknown kind":       enc{}.str("state://cart").str("application/json").boolean(true).kind(200),
-		"bad template parts": enc{}.str("app://o/{id}").str("text/plain").boolean(false).array(2).str("app://o/").str("id"),
-		"count past the end": enc{}.str("app://o/{id}").str("text/plain").boolean(false).array(1000),
+		"truncated string":   enc{}.Str("state://cart")[:8],
+		"a field missing":    enc{}.Str("state://cart").Str("application/json").Bool(true),
+		"a field too many":   enc{}.Str("state://cart").Str("application/json").Bool(true).Kind(registry.KindUndefined).Kind(registry.KindNull),
+		"key not a string":   enc{}.Num(1).Str("application/json").Bool(true).Kind(registry.KindUndefined),
+		"subscribe a string": enc{}.Str("state://cart").Str("application/json").Str("yes").Kind(registry.KindUndefined),
+		"bad boolean":        append(enc{}.Str("state://cart").Str("application/json"), byte(registry.KindBoolean), 2, byte(registry.KindUndefined)),
+		"unknown kind":       enc{}.Str("state://cart").Str("application/json").Bool(true).Kind(200),
+		"bad template parts": enc{}.Str("app://o/{id}").Str("text/plain").Bool(false).Array(2).Str("app://o/").Str("id"),
+		"count past the end": enc{}.Str("app://o/{id}").Str("text/plain").Bool(false).Array(1000),
 	} {
 		if _, err := registry.DecodeRegistration(b); err == nil {
 			t.Errorf("%s: decoded without an error", name)
@@ -63,8 +40,8 @@ func TestDecodeRegistration(t *testing.T) {
 }
 
 func FuzzDecodeRegistration(f *testing.F) {
-	f.Add([]byte(enc{}.str("state://cart").str("application/json").boolean(true).kind(registry.KindUndefined)))
-	f.Add([]byte(enc{}.str("app://o/{id}").str("text/plain").boolean(false).array(3).str("app://o/").str("id").str("")))
+	f.Add([]byte(enc{}.Str("state://cart").Str("application/json").Bool(true).Kind(registry.KindUndefined)))
+	f.Add([]byte(enc{}.Str("app://o/{id}").Str("text/plain").Bool(false).Array(3).Str("app://o/").Str("id").Str("")))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		r, err := registry.DecodeRegistration(b)
 		if err != nil {
