@@ -12,7 +12,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"testing"
 	"time"
 
 	"github.com/andybalholm/brotli"
@@ -56,33 +55,11 @@ func isolated(h http.Handler) http.Handler {
 	})
 }
 
-// tb lets browsertest.Browser.Tab, written for tests, be used by a program:
-// it keeps the cleanups (closing the tab) and turns a fatal error into a
-// panic that openTab recovers.
-type tb struct {
-	testing.TB // nil: Tab calls only the methods below
-	cleanups   []func()
-}
-
-type tabFailure struct{ err error }
-
-func (t *tb) Helper()                   {}
-func (t *tb) Cleanup(f func())          { t.cleanups = append(t.cleanups, f) }
-func (t *tb) Fatalf(f string, a ...any) { panic(tabFailure{fmt.Errorf(f, a...)}) }
-func (t *tb) Fatal(a ...any)            { panic(tabFailure{fmt.Errorf("%s", fmt.Sprint(a...))}) }
-func (t *tb) Errorf(f string, a ...any) { panic(tabFailure{fmt.Errorf(f, a...)}) }
-func (t *tb) close() {
-	for i := len(t.cleanups) - 1; i >= 0; i-- {
-		t.cleanups[i]()
-	}
-	t.cleanups = nil
-}
-
 // page is one tab on bench.html or mcp.html.
 type page struct {
-	name string
-	tab  *browsertest.Tab
-	tb   *tb
+	name  string
+	tab   *browsertest.Tab
+	close func() // closes the tab
 	// overheadMs is the main-thread CPU time of evaluating an empty batch
 	// in this tab (the DevTools round trip), subtracted from every batch's:
 	// the median of overheads, measured before the batches and once a round.
@@ -100,27 +77,19 @@ type driver struct {
 	against   bool   // "ref" is the build at /bench/against/, not the reference
 }
 
-func (d *driver) openTab(name string) (p *page, err error) {
-	t := &tb{}
-	defer func() {
-		if r := recover(); r != nil {
-			f, ok := r.(tabFailure)
-			if !ok {
-				panic(r)
-			}
-			t.close()
-			err = fmt.Errorf("%s: %w", name, f.err)
-		}
-	}()
-	tab := d.br.Tab(t)
+func (d *driver) openTab(name string) (*page, error) {
+	tab, close, err := d.br.ProgramTab()
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
 	tab.Timeout = time.Minute
-	p = &page{name: name, tab: tab, tb: t}
+	p := &page{name: name, tab: tab, close: close}
 	d.open = append(d.open, p)
 	return p, nil
 }
 
 func (d *driver) closeTab(p *page) {
-	p.tb.close()
+	p.close()
 	for i, x := range d.open {
 		if x == p {
 			d.open = append(d.open[:i], d.open[i+1:]...)

@@ -39,7 +39,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"testing"
 	"time"
 
 	"github.com/chromedp/cdproto/network"
@@ -238,18 +237,21 @@ func sample(url string, o options) (first, repeat Visit, err error) {
 
 // visit opens url in a new tab of br and returns the time to ready.
 func visit(br *browsertest.Browser, url string, o options) (v Visit, err error) {
-	t := &tb{}
-	defer t.close()
-	defer func() {
-		if r := recover(); r != nil {
-			f, ok := r.(tabFailure)
-			if !ok {
-				panic(r)
-			}
-			err = f.err
-		}
-	}()
-	tab := br.Tab(t)
+	tab, close, err := br.ProgramTab()
+	if err != nil {
+		return v, err
+	}
+	defer close()
+	var failed error
+	if err := browsertest.Try(func() { v, failed = visitTab(tab, url, o) }); err != nil {
+		return v, err
+	}
+	return v, failed
+}
+
+// visitTab is visit in its tab; the tab's helpers panic with a
+// *browsertest.Failure where they fail.
+func visitTab(tab *browsertest.Tab, url string, o options) (v Visit, err error) {
 	tab.Timeout = 2 * time.Minute
 	ctx, cancel := context.WithTimeout(tab.Ctx, time.Minute)
 	defer cancel()
@@ -276,28 +278,6 @@ func visit(br *browsertest.Browser, url string, o options) (v Visit, err error) 
 	}
 	return Visit{ReadyMs: round(got.ReadyMs, 1), TransferBytes: got.TransferBytes, WasmBytes: got.WasmBytes,
 		WasmMs: round(got.WasmMs, 1), Requests: got.Requests}, nil
-}
-
-// tb lets browsertest.Browser.Tab, written for tests, be used by a program:
-// it keeps the cleanups (closing the tab) and turns a fatal error into a
-// panic that visit recovers.
-type tb struct {
-	testing.TB // nil: Tab calls only the methods below
-	cleanups   []func()
-}
-
-type tabFailure struct{ err error }
-
-func (t *tb) Helper()                   {}
-func (t *tb) Cleanup(f func())          { t.cleanups = append(t.cleanups, f) }
-func (t *tb) Fatalf(f string, a ...any) { panic(tabFailure{fmt.Errorf(f, a...)}) }
-func (t *tb) Fatal(a ...any)            { panic(tabFailure{errors.New(fmt.Sprint(a...))}) }
-func (t *tb) Errorf(f string, a ...any) { panic(tabFailure{fmt.Errorf(f, a...)}) }
-func (t *tb) close() {
-	for i := len(t.cleanups) - 1; i >= 0; i-- {
-		t.cleanups[i]()
-	}
-	t.cleanups = nil
 }
 
 func summarize(vs []Visit, f func(Visit) float64) Stats {

@@ -209,6 +209,60 @@ func (b *Browser) Tab(tb testing.TB) *Tab {
 	return tab
 }
 
+// ProgramTab opens a fresh tab for a program rather than a test (make
+// bench, make bench-visit): where the tab's helpers would fail a test, they
+// panic with a *Failure, which Try turns back into an error. close closes
+// the tab.
+func (b *Browser) ProgramTab() (tab *Tab, close func(), err error) {
+	t := &programTB{}
+	err = Try(func() { tab = b.Tab(t) })
+	if err != nil {
+		t.close()
+		return nil, nil, err
+	}
+	return tab, t.close, nil
+}
+
+// Failure is what a helper of a ProgramTab panics with.
+type Failure struct{ Err error }
+
+func (f *Failure) Error() string { return f.Err.Error() }
+
+// Try runs f and returns the Failure a ProgramTab's helper panicked with,
+// or nil. Other panics pass through.
+func Try(f func()) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			fail, ok := r.(*Failure)
+			if !ok {
+				panic(r)
+			}
+			err = fail
+		}
+	}()
+	f()
+	return nil
+}
+
+// programTB is the testing.TB of a ProgramTab: it keeps the cleanups (closing
+// the tab) and turns a fatal error into a *Failure panic.
+type programTB struct {
+	testing.TB // nil: Tab calls only the methods below
+	cleanups   []func()
+}
+
+func (t *programTB) Helper()                   {}
+func (t *programTB) Cleanup(f func())          { t.cleanups = append(t.cleanups, f) }
+func (t *programTB) Fatalf(f string, a ...any) { panic(&Failure{fmt.Errorf(f, a...)}) }
+func (t *programTB) Fatal(a ...any)            { panic(&Failure{errors.New(fmt.Sprint(a...))}) }
+func (t *programTB) Errorf(f string, a ...any) { panic(&Failure{fmt.Errorf(f, a...)}) }
+func (t *programTB) close() {
+	for i := len(t.cleanups) - 1; i >= 0; i-- {
+		t.cleanups[i]()
+	}
+	t.cleanups = nil
+}
+
 // Tab is one browser tab belonging to one test.
 type Tab struct {
 	// Ctx is the chromedp context of the tab, for chromedp actions the
