@@ -20,7 +20,7 @@ async function boot() {
   }
   let response;
   try {
-    response = await fetch(wasmURL, { credentials: "same-origin" });
+    response = await (wasmResponse || fetch(wasmURL, { credentials: "same-origin" }));
   } catch (e) {
     throw new Error(`modelcontext: could not fetch ${where}: ${describe(e)} (a wrong URL, the network, or a Content-Security-Policy connect-src that does not allow it)`);
   }

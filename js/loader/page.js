@@ -34,6 +34,12 @@ try {
   }
 } catch {}
 
+// The .wasm request starts now, before the rest of the loader has run; boot
+// awaits it (and reports its failure: it is marked handled here).
+/** @type {Promise<Response> | null} */
+const wasmResponse = wasmURL !== "" && !wasmURL.startsWith("file:") ? fetch(wasmURL, { credentials: "same-origin" }) : null;
+if (wasmResponse) wasmResponse.catch(() => {});
+
 // scriptURLFromStack finds this file's URL in a stack trace, for the classic
 // script loaded some other way than a tag of its own (imported for its side
 // effect, or evaluated by a loader library): the last frame is the file's top

@@ -31,6 +31,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strings"
 
 	"github.com/modelcontext-go/modelcontext/wasm/mcp"
 )
@@ -120,11 +121,32 @@ func loaderBody(dir string) ([]byte, error) {
 		if err != nil {
 			return nil, err
 		}
-		src = bytes.TrimPrefix(src, []byte("// @ts-check\n"))
-		b.WriteString("\n")
-		b.Write(src)
+		b.Write(stripComments(src))
 	}
 	return b.Bytes(), nil
+}
+
+// stripComments drops the lines of src that hold only a comment (// ...,
+// or a /** ... */ block that starts its line), and blank lines: what the
+// loader's files say to their readers and to tsc, a page need not download
+// and parse. A comment inside a line of code stays.
+func stripComments(src []byte) []byte {
+	var b bytes.Buffer
+	inBlock := false
+	for _, line := range strings.SplitAfter(string(src), "\n") {
+		t := strings.TrimSpace(line)
+		switch {
+		case inBlock:
+			inBlock = !strings.HasSuffix(t, "*/")
+		case strings.HasPrefix(t, "/*") && !strings.Contains(t, "*/"):
+			inBlock = true
+		case strings.HasPrefix(t, "/*") && strings.Index(t, "*/") == len(t)-2:
+		case t == "", strings.HasPrefix(t, "//"):
+		default:
+			b.WriteString(line)
+		}
+	}
+	return b.Bytes()
 }
 
 // assemble wraps the loader as the classic script or as the ES module.

@@ -215,3 +215,32 @@ func TestEveryLoaderFileIsBuilt(t *testing.T) {
 		t.Errorf("js/loader holds %v, jsbuild joins %v", names, want)
 	}
 }
+
+// TestStripComments: lines of comment go, code stays, comments inside code
+// included.
+func TestStripComments(t *testing.T) {
+	src := `// @ts-check
+// a line comment
+
+/**
+ * a block
+ * @param {number} a
+ */
+function f(/** @type {number} */ a,
+  /** @type {number} */ b) {
+  /** @type {any} */
+  const c = /** @type {any} */ (a); // trailing
+  /* one line */
+  return "// not a comment" + c + b;
+}
+`
+	want := `function f(/** @type {number} */ a,
+  /** @type {number} */ b) {
+  const c = /** @type {any} */ (a); // trailing
+  return "// not a comment" + c + b;
+}
+`
+	if got := string(stripComments([]byte(src))); got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}
