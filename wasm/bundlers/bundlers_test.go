@@ -156,6 +156,9 @@ func startVite(t *testing.T, args ...string) string {
 	args = append(args, "--host", "127.0.0.1", "--port", fmt.Sprint(port), "--strictPort")
 	cmd := exec.Command(filepath.Join(dir, "node_modules", ".bin", "vite"), args...)
 	cmd.Dir = dir
+	// Vite colours its output when it thinks a terminal is watching (CI
+	// machines often say so); the URL is built from the port, not read back.
+	cmd.Env = append(os.Environ(), "NO_COLOR=1", "FORCE_COLOR=0")
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -169,14 +172,15 @@ func startVite(t *testing.T, args ...string) string {
 		cmd.Process.Kill()
 		cmd.Wait()
 	})
-	// Vite prints "Local:   http://127.0.0.1:<port>/" once it listens.
+	// Vite prints "Local:   http://127.0.0.1:<port>/" once it listens; the
+	// line may carry colour codes, so only its presence counts.
 	url := make(chan string, 1)
 	go func() {
 		sc := bufio.NewScanner(stdout)
 		for sc.Scan() {
-			if i := strings.Index(sc.Text(), "http://127.0.0.1:"); i >= 0 {
+			if strings.Contains(sc.Text(), "127.0.0.1") {
 				select {
-				case url <- strings.TrimSpace(sc.Text()[i:]):
+				case url <- fmt.Sprintf("http://127.0.0.1:%d/", port):
 				default:
 				}
 			}

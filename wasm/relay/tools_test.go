@@ -33,7 +33,7 @@ func npmTool(t *testing.T, bin string, args ...string) *exec.Cmd {
 	ctx, cancel := context.WithTimeout(context.Background(), 3*timeout)
 	t.Cleanup(cancel)
 	cmd := exec.CommandContext(ctx, node, append([]string{script}, args...)...)
-	cmd.Env = append(os.Environ(), "NO_COLOR=1")
+	cmd.Env = append(os.Environ(), "NO_COLOR=1", "FORCE_COLOR=0")
 	return cmd
 }
 
