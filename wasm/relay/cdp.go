@@ -194,26 +194,11 @@ func (q *queue[T]) push(v T) {
 // pop waits for the next item; ok is false once the queue is closed and
 // empty.
 func (q *queue[T]) pop() (v T, ok bool) {
-	for {
-		q.mu.Lock()
-		if len(q.items) > 0 {
-			v = q.items[0]
-			var zero T
-			q.items[0] = zero
-			q.items = q.items[1:]
-			q.mu.Unlock()
-			return v, true
-		}
-		if q.closed {
-			q.mu.Unlock()
-			return v, false
-		}
-		q.mu.Unlock()
-		<-q.signal
-	}
+	return q.next(context.Background(), nil)
 }
 
-// next is pop that gives up when ctx is done or stop is closed.
+// next is pop that gives up when ctx is done or stop is closed (a nil stop
+// never is).
 func (q *queue[T]) next(ctx context.Context, stop <-chan struct{}) (v T, ok bool) {
 	for {
 		q.mu.Lock()

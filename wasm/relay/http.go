@@ -473,20 +473,30 @@ func (l *httpLane) route(m *message) {
 	}
 }
 
-// get opens a 2025-11-25 session's stream of notifications; a newer GET
-// replaces an older one.
-func (h *httpRelay) get(w http.ResponseWriter, r *http.Request) {
+// session finds the 2025-11-25 session r names. Without a session id it
+// answers 405 with allow and why; with an unknown one, 404. It returns nil
+// once it has answered.
+func (h *httpRelay) session(w http.ResponseWriter, r *http.Request, allow, why string) *httpLane {
 	sid := r.Header.Get("Mcp-Session-Id")
 	if sid == "" {
-		w.Header().Set("Allow", "POST")
-		refuse(w, http.StatusMethodNotAllowed, "modelcontext: GET needs an Mcp-Session-Id (2025-11-25); 2026-07-28 clients get notifications on their subscriptions/listen stream")
-		return
+		w.Header().Set("Allow", allow)
+		refuse(w, http.StatusMethodNotAllowed, why)
+		return nil
 	}
 	h.mu.Lock()
 	l := h.sessions[sid]
 	h.mu.Unlock()
 	if l == nil {
 		refuse(w, http.StatusNotFound, errUnknownSession)
+	}
+	return l
+}
+
+// get opens a 2025-11-25 session's stream of notifications; a newer GET
+// replaces an older one.
+func (h *httpRelay) get(w http.ResponseWriter, r *http.Request) {
+	l := h.session(w, r, "POST", "modelcontext: GET needs an Mcp-Session-Id (2025-11-25); 2026-07-28 clients get notifications on their subscriptions/listen stream")
+	if l == nil {
 		return
 	}
 	x := &exchange{q: newQueue[[]byte](), stream: true}
@@ -529,17 +539,8 @@ func (h *httpRelay) get(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h *httpRelay) delete(w http.ResponseWriter, r *http.Request) {
-	sid := r.Header.Get("Mcp-Session-Id")
-	if sid == "" {
-		w.Header().Set("Allow", "GET, POST")
-		refuse(w, http.StatusMethodNotAllowed, "modelcontext: DELETE needs an Mcp-Session-Id")
-		return
-	}
-	h.mu.Lock()
-	l := h.sessions[sid]
-	h.mu.Unlock()
+	l := h.session(w, r, "GET, POST", "modelcontext: DELETE needs an Mcp-Session-Id")
 	if l == nil {
-		refuse(w, http.StatusNotFound, errUnknownSession)
 		return
 	}
 	h.end(l, "modelcontext: the client ended this session")

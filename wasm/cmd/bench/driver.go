@@ -19,6 +19,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/modelcontext-go/modelcontext/wasm/internal/browsertest"
+	"github.com/modelcontext-go/modelcontext/wasm/internal/stats"
 )
 
 // benchRoutes serves testdata/bench/ at /bench/, with the bare program and
@@ -584,7 +585,7 @@ func medianCI(s []float64) [2]float64 {
 	}
 	c := slices.Clone(s)
 	slices.Sort(c)
-	m, iqr := quantile(c, 0.5), quantile(c, 0.75)-quantile(c, 0.25)
+	m, iqr := stats.Quantile(c, 0.5), stats.Quantile(c, 0.75)-stats.Quantile(c, 0.25)
 	h := 1.57 * iqr / math.Sqrt(float64(len(c)))
 	return [2]float64{round3(m - h), round3(m + h)}
 }

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/modelcontext-go/modelcontext/wasm/internal/browsertest"
+	"github.com/modelcontext-go/modelcontext/wasm/internal/stats"
 )
 
 // workload is one row of the table: a workload of testdata/bench/bench.js (or,
@@ -487,27 +488,14 @@ func summarize(samples []float64, ops int) Stats {
 	}
 	s := slices.Clone(samples)
 	slices.Sort(s)
-	return Stats{Median: quantile(s, 0.5), Q1: quantile(s, 0.25), Q3: quantile(s, 0.75),
+	return Stats{Median: stats.Quantile(s, 0.5), Q1: stats.Quantile(s, 0.25), Q3: stats.Quantile(s, 0.75),
 		Min: s[0], Max: s[len(s)-1], Ops: ops, Samples: roundAll(samples)}
-}
-
-// quantile interpolates linearly in sorted s.
-func quantile(s []float64, q float64) float64 {
-	if len(s) == 0 {
-		return math.NaN()
-	}
-	x := q * float64(len(s)-1)
-	i := int(x)
-	if i+1 >= len(s) {
-		return s[len(s)-1]
-	}
-	return s[i] + (x-float64(i))*(s[i+1]-s[i])
 }
 
 func median(s []float64) float64 {
 	c := slices.Clone(s)
 	slices.Sort(c)
-	return quantile(c, 0.5)
+	return stats.Quantile(c, 0.5)
 }
 
 func roundAll(s []float64) []float64 {

@@ -47,6 +47,7 @@ import (
 
 	"github.com/modelcontext-go/modelcontext/wasm/internal/browsertest"
 	"github.com/modelcontext-go/modelcontext/wasm/internal/demosite"
+	"github.com/modelcontext-go/modelcontext/wasm/internal/stats"
 	"github.com/modelcontext-go/modelcontext/wasm/internal/workerd"
 	"github.com/modelcontext-go/modelcontext/wasm/serve"
 )
@@ -287,20 +288,7 @@ func summarize(vs []Visit, f func(Visit) float64) Stats {
 	}
 	sorted := slices.Clone(s)
 	slices.Sort(sorted)
-	return Stats{Median: round(quantile(sorted, 0.5), 1), Q1: round(quantile(sorted, 0.25), 1), Q3: round(quantile(sorted, 0.75), 1), Samples: s}
-}
-
-// quantile interpolates linearly in sorted s.
-func quantile(s []float64, q float64) float64 {
-	if len(s) == 0 {
-		return math.NaN()
-	}
-	x := q * float64(len(s)-1)
-	i := int(x)
-	if i+1 >= len(s) {
-		return s[len(s)-1]
-	}
-	return s[i] + (x-float64(i))*(s[i+1]-s[i])
+	return Stats{Median: round(stats.Quantile(sorted, 0.5), 1), Q1: round(stats.Quantile(sorted, 0.25), 1), Q3: round(stats.Quantile(sorted, 0.75), 1), Samples: s}
 }
 
 func round(v float64, digits int) float64 {
