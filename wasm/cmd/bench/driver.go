@@ -447,17 +447,24 @@ func (d *driver) measureWorkloads(o options, selected []workload, res *Results) 
 	for _, w := range selected {
 		samples[w.Key] = map[string][]sample{}
 	}
-	// paired returns the CPU-time ratios ours / other of a workload's rounds.
-	paired := func(w workload) []float64 {
+	// paired returns the CPU-time ratios ours / other of a workload's
+	// rounds. A round in which either batch took no more CPU time than an
+	// empty one (the tab's overhead) has no ratio: it is left out, and
+	// unmeasured counts it.
+	paired := func(w workload) (ratios []float64, unmeasured int) {
 		pair := setImpls[w.Set]
 		ours, other := samples[w.Key][pair[0]], samples[w.Key][pair[1]]
-		out := make([]float64, len(ours))
+		ratios = make([]float64, 0, len(ours))
 		for i := range ours {
 			ours[i].refresh()
 			other[i].refresh()
-			out[i] = ours[i].cpu / other[i].cpu
+			if ours[i].cpu <= 0 || other[i].cpu <= 0 {
+				unmeasured++
+				continue
+			}
+			ratios = append(ratios, ours[i].cpu/other[i].cpu)
 		}
-		return out
+		return ratios, unmeasured
 	}
 	var cross []sample
 	round := func(r int, todo []workload) error {
@@ -506,7 +513,7 @@ func (d *driver) measureWorkloads(o options, selected []workload, res *Results) 
 	for r := o.rounds; r < o.maxRounds; r++ {
 		var todo []workload
 		for _, w := range selected {
-			if w.Max > 0 && !d.against && unsettled(paired(w), w.Max) {
+			if ratios, _ := paired(w); w.Max > 0 && !d.against && unsettled(ratios, w.Max) {
 				todo = append(todo, w)
 			}
 		}
@@ -534,7 +541,10 @@ func (d *driver) measureWorkloads(o options, selected []workload, res *Results) 
 	res.Crossing, res.CrossingCPU = &c, &cc
 	for _, w := range selected {
 		pair := setImpls[w.Set]
-		ratios := paired(w) // refreshes the samples
+		ratios, unmeasured := paired(w) // refreshes the samples
+		if unmeasured > 0 {
+			d.logf("%s: %d of %d rounds measured no CPU time beyond an empty batch's in one tab; the ratio is of the other %d", w.Key, unmeasured, len(ratios)+unmeasured, len(ratios))
+		}
 		ours, other := samples[w.Key][pair[0]], samples[w.Key][pair[1]]
 		row := Row{Key: w.Key, Label: w.Label, Ops: ops[w.Key], Rounds: len(ours), Target: w.Max,
 			Ours: summarize(wallOf(ours), ops[w.Key]), Ref: summarize(wallOf(other), ops[w.Key]),
