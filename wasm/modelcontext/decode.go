@@ -288,59 +288,73 @@ func (d *decoder) array(v reflect.Value, depth int) error {
 // elements decodes the members of an array whose '[' is consumed into the
 // slice or array v.
 func (d *decoder) elements(v reflect.Value, depth int) error {
-	i := 0
-	d.space()
-	if d.pos < len(d.data) && d.data[d.pos] == ']' {
-		d.pos++
-	} else {
-		for {
-			d.space()
-			var err error
-			switch {
-			case v.Kind() == reflect.Slice:
-				if i >= v.Cap() {
-					v.Grow(1)
-				}
-				if i >= v.Len() {
-					v.SetLen(i + 1)
-				}
-				v.Index(i).SetZero()
-				err = d.value(v.Index(i), depth+1)
-			case i < v.Len():
-				err = d.value(v.Index(i), depth+1)
-			default:
-				err = d.skip(depth + 1)
+	n := 0 // members decoded
+	err := d.items(func(i int) error {
+		n = i + 1
+		var err error
+		switch {
+		case v.Kind() == reflect.Slice:
+			if i >= v.Cap() {
+				v.Grow(1)
 			}
-			if err != nil {
-				return under(err, "["+strconv.Itoa(i)+"]")
+			if i >= v.Len() {
+				v.SetLen(i + 1)
 			}
-			i++
-			d.space()
-			if d.pos >= len(d.data) {
-				return d.syntax("unexpected end in an array")
-			}
-			if d.data[d.pos] == ']' {
-				d.pos++
-				break
-			}
-			if d.data[d.pos] != ',' {
-				return d.syntax("expected , or ] in an array")
-			}
-			d.pos++
+			v.Index(i).SetZero()
+			err = d.value(v.Index(i), depth+1)
+		case i < v.Len():
+			err = d.value(v.Index(i), depth+1)
+		default:
+			err = d.skip(depth + 1)
 		}
+		if err != nil {
+			return under(err, "["+strconv.Itoa(i)+"]")
+		}
+		return nil
+	})
+	if err != nil {
+		return err
 	}
 	switch v.Kind() {
 	case reflect.Array:
-		for ; i < v.Len(); i++ {
+		for i := n; i < v.Len(); i++ {
 			v.Index(i).SetZero()
 		}
 	case reflect.Slice:
-		if i == 0 && v.IsNil() {
+		if n == 0 && v.IsNil() {
 			v.Set(reflect.MakeSlice(v.Type(), 0, 0))
 		}
-		v.SetLen(i)
+		v.SetLen(n)
 	}
 	return nil
+}
+
+// items walks the members of an array whose '[' is consumed, calling each
+// with a member's index while d is at the member, through the closing ']'.
+func (d *decoder) items(each func(i int) error) error {
+	d.space()
+	if d.pos < len(d.data) && d.data[d.pos] == ']' {
+		d.pos++
+		return nil
+	}
+	for i := 0; ; i++ {
+		d.space()
+		if err := each(i); err != nil {
+			return err
+		}
+		d.space()
+		if d.pos >= len(d.data) {
+			return d.syntax("unexpected end in an array")
+		}
+		if d.data[d.pos] == ']' {
+			d.pos++
+			return nil
+		}
+		if d.data[d.pos] != ',' {
+			return d.syntax("expected , or ] in an array")
+		}
+		d.pos++
+	}
 }
 
 func (d *decoder) object(v reflect.Value, depth int) error {
@@ -762,28 +776,7 @@ func (d *decoder) skip(depth int) error {
 		return d.number()
 	case c == '[':
 		d.pos++
-		d.space()
-		if d.pos < len(d.data) && d.data[d.pos] == ']' {
-			d.pos++
-			return nil
-		}
-		for {
-			if err := d.skip(depth + 1); err != nil {
-				return err
-			}
-			d.space()
-			if d.pos >= len(d.data) {
-				return d.syntax("unexpected end in an array")
-			}
-			if d.data[d.pos] == ']' {
-				d.pos++
-				return nil
-			}
-			if d.data[d.pos] != ',' {
-				return d.syntax("expected , or ] in an array")
-			}
-			d.pos++
-		}
+		return d.items(func(int) error { return d.skip(depth + 1) })
 	case c == '{':
 		d.pos++
 		return d.members(depth, func(string) error { return d.skip(depth + 1) })
