@@ -121,8 +121,15 @@ define(Symbol.for("modelcontext.internals"), {
   get goExited() {
     return !!(go && go.exited);
   },
+  // breakHost makes the next call of host function name throw, as a bug in
+  // the loader would.
   breakHost(/** @type {string} */ name) {
-    brokenHost = name;
+    const h = /** @type {Record<string, Function>} */ (/** @type {unknown} */ (host));
+    const f = h[name];
+    h[name] = () => {
+      h[name] = f;
+      throw new Error("broken by the test");
+    };
   },
 });
 if (script && script.hasAttribute("data-tools") && typeof mc.registerTool === "function") registerResourceTools();
