@@ -197,8 +197,8 @@ let faultAddr = 0;
 function imports() {
   /** @type {Record<string, Function>} */
   const o = {};
+  const h = /** @type {Record<string, Function>} */ (/** @type {unknown} */ (host));
   for (const name of Object.keys(host)) {
-    const h = /** @type {Record<string, Function>} */ (/** @type {unknown} */ (host));
     // No host function takes more than nine numbers: extra undefined
     // arguments are free, where arguments and apply are not.
     o[name] = (/** @type {any} */ a, /** @type {any} */ b, /** @type {any} */ c, /** @type {any} */ d,

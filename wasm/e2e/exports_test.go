@@ -1,6 +1,9 @@
 package e2e
 
-import "testing"
+import (
+	"slices"
+	"testing"
+)
 
 // The seam itself under fault: the module's raw exports called with
 // arguments the loader never passes, and host functions of the loader that
@@ -99,6 +102,40 @@ for (const [label, call] of calls) {
 return {checked: calls.length, problems};
 `)
 		})
+	})
+}
+
+// TestLoaderFaultBehindTheSharedGuard: a host function off the push path
+// (listChanged, behind the guard all such functions share) that throws
+// fails the call that reached it with an internal error, reported once, and
+// the next call works.
+func TestLoaderFaultBehindTheSharedGuard(t *testing.T) {
+	wasmOnly(t, func(t *testing.T) {
+		var got struct {
+			Threw   string
+			Reports int
+			Listed  []string
+		}
+		faultRun(t, `
+I.breakHost('listChanged');
+let threw = '';
+try { mc.registerResource({uri: 'state://fault/list/1', name: 'a', get: () => 1}); } catch (e) { threw = e.message; }
+mc.registerResource({uri: 'state://fault/list/2', name: 'b', get: () => 2});
+return {
+  threw,
+  reports: H.mine('error').filter((m) => m.includes("internal error in the loader's listChanged")).length,
+  listed: mc.getResources().map((r) => r.uri).filter((u) => u.startsWith('state://fault/list/')),
+};
+`, &got)
+		if want := "modelcontext: internal error in registerResource: the loader's listChanged failed"; got.Threw != want {
+			t.Errorf("the register that met the broken listChanged threw %q, want %q", got.Threw, want)
+		}
+		if got.Reports != 1 {
+			t.Errorf("the loader's failure was reported %d times, want once", got.Reports)
+		}
+		if !slices.Contains(got.Listed, "state://fault/list/2") {
+			t.Errorf("listed %v: the register after the failure must work", got.Listed)
+		}
 	})
 }
 
