@@ -342,19 +342,28 @@ func (d *decoder) items(each func(i int) error) error {
 		if err := each(i); err != nil {
 			return err
 		}
-		d.space()
-		if d.pos >= len(d.data) {
-			return d.syntax("unexpected end in an array")
+		if done, err := d.after(']', "an array"); done || err != nil {
+			return err
 		}
-		if d.data[d.pos] == ']' {
-			d.pos++
-			return nil
-		}
-		if d.data[d.pos] != ',' {
-			return d.syntax("expected , or ] in an array")
-		}
-		d.pos++
 	}
+}
+
+// after reads what follows a member of an array or an object (what names
+// which): the closing byte, and then done is true, or a comma.
+func (d *decoder) after(closing byte, what string) (done bool, err error) {
+	d.space()
+	if d.pos >= len(d.data) {
+		return false, d.syntax("unexpected end in " + what)
+	}
+	switch d.data[d.pos] {
+	case closing:
+		d.pos++
+		return true, nil
+	case ',':
+		d.pos++
+		return false, nil
+	}
+	return false, d.syntax("expected , or " + string(closing) + " in " + what)
 }
 
 func (d *decoder) object(v reflect.Value, depth int) error {
@@ -457,18 +466,9 @@ func (d *decoder) members(depth int, each func(key string) error) error {
 		if err := each(key); err != nil {
 			return err
 		}
-		d.space()
-		if d.pos >= len(d.data) {
-			return d.syntax("unexpected end in an object")
+		if done, err := d.after('}', "an object"); done || err != nil {
+			return err
 		}
-		if d.data[d.pos] == '}' {
-			d.pos++
-			return nil
-		}
-		if d.data[d.pos] != ',' {
-			return d.syntax("expected , or } in an object")
-		}
-		d.pos++
 	}
 }
 
