@@ -144,7 +144,7 @@ func (r *reader) field(depth int) Field {
 	case f.Kind == KindString:
 		p := r.take(4)
 		if p != nil {
-			f.Str = string(r.take(int(le32(p))))
+			f.Str = text(r.take(int(le32(p))))
 		}
 	case f.Kind == KindBoolean:
 		switch r.byte() {
@@ -173,6 +173,19 @@ func (r *reader) field(depth int) Field {
 		}
 	}
 	return f
+}
+
+// DefaultMIMEType is the mimeType of a registration that gives none; the
+// loader applies it (its DEFAULT_MIME_TYPE).
+const DefaultMIMEType = "application/json"
+
+// text returns b as a string: the default mimeType, which nearly every
+// registration carries, without allocating a copy.
+func text(b []byte) string {
+	if string(b) == DefaultMIMEType {
+		return DefaultMIMEType
+	}
+	return string(b)
 }
 
 func le32(p []byte) uint32 {

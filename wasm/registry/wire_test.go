@@ -2,6 +2,7 @@ package registry_test
 
 import (
 	"testing"
+	"unsafe"
 
 	"github.com/modelcontext-go/modelcontext/wasm/registry"
 	"github.com/modelcontext-go/modelcontext/wasm/registry/registrytest"
@@ -36,6 +37,25 @@ func TestDecodeRegistration(t *testing.T) {
 		if _, err := registry.DecodeRegistration(b); err == nil {
 			t.Errorf("%s: decoded without an error", name)
 		}
+	}
+}
+
+// The default mimeType, which nearly every registration carries, is decoded
+// as the constant itself, not a copy; any other is a string of its own.
+func TestDecodeDefaultMIMETypeWithoutCopy(t *testing.T) {
+	decode := func(mime string) registry.Registration {
+		t.Helper()
+		r, err := registry.DecodeRegistration(enc{}.Str("state://cart").Str(mime).Bool(false).Kind(registry.KindUndefined))
+		if err != nil || r.MIMEType != mime {
+			t.Fatalf("%q: %+v, %v", mime, r, err)
+		}
+		return r
+	}
+	if r := decode(registry.DefaultMIMEType); unsafe.StringData(r.MIMEType) != unsafe.StringData(registry.DefaultMIMEType) {
+		t.Errorf("the default mimeType was decoded as a copy")
+	}
+	if r := decode("text/plain"); r.MIMEType != "text/plain" {
+		t.Errorf("text/plain decoded as %q", r.MIMEType)
 	}
 }
 
