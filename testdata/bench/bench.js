@@ -271,18 +271,17 @@
     },
     'floor-host-call': (ops) => hostCalls(ops, 0),
     'floor-host-call-wrapped': (ops) => hostCalls(ops, 1),
-    'floor-event': (ops) => {
-      const target = new EventTarget();
-      let seen = 0;
-      target.addEventListener('resourceupdated', (ev) => {
-        if (ev.detail.value !== undefined) seen++;
-      });
+    'floor-event': (ops) => floorEvents(ops, (target) => {
       const t0 = performance.now();
       for (let i = 0; i < ops; i++) target.dispatchEvent(new CustomEvent('resourceupdated', { detail: { uri: 'bench://floor', value: readValue } }));
-      const ms = performance.now() - t0;
-      check(seen === ops, `${ops} events reached the listener ${seen} times`);
-      return ms;
-    },
+      return performance.now() - t0;
+    }),
+    // The same events, each made in a call out of Go (floor.js's event).
+    'floor-event-from-go': (ops) => floorEvents(ops, (target) => {
+      window.floor.target = target;
+      window.floor.value = readValue;
+      return hostCalls(ops, 2);
+    }),
     // One JavaScript-to-Go call of a js.FuncOf that does nothing.
     crossing: (ops) => {
       const f = globalThis.bareNoop;
@@ -292,9 +291,24 @@
     },
   };
 
-  function hostCalls(ops, wrapped) {
+  // floorEvents runs f(target) with a fresh target and one listener, and
+  // checks that ops events reached it.
+  function floorEvents(ops, f) {
+    const target = new EventTarget();
+    let seen = 0;
+    target.addEventListener('resourceupdated', (ev) => {
+      if (ev.detail.value !== undefined) seen++;
+    });
+    const ms = f(target);
+    check(seen === ops, `${ops} events reached the listener ${seen} times`);
+    return ms;
+  }
+
+  // hostCalls times ops calls out of Go (floor_calls: which 0 echo,
+  // 1 echoWrapped, 2 event).
+  function hostCalls(ops, which) {
     const t0 = performance.now();
-    const s = window.floor.exports.floor_calls(ops, wrapped);
+    const s = window.floor.exports.floor_calls(ops, which);
     const ms = performance.now() - t0;
     check(s === (((ops * (ops - 1)) / 2) | 0), 'floor_calls returned ' + s + ' for ' + ops + ' calls');
     return ms;

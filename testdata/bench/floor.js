@@ -17,12 +17,18 @@
       return 0;
     }
   };
-  const floor = (window.floor = { exports: null, ready: null });
+  // event is what bench.js's floor-event workload does, made from Go:
+  // bench.js sets floor.target (with its listener) and floor.value.
+  const floor = (window.floor = { exports: null, ready: null, target: null, value: null });
+  const event = (x) => {
+    floor.target.dispatchEvent(new CustomEvent('resourceupdated', { detail: { uri: 'bench://floor', value: floor.value } }));
+    return x;
+  };
   floor.ready = (async () => {
     const response = await fetch('/bench/floor.wasm');
     if (!response.ok) throw new Error('floor.wasm: HTTP ' + response.status);
     const go = new Go();
-    go.importObject.floor = { ready: () => resolve(), echo, echoWrapped: wrap(echo) };
+    go.importObject.floor = { ready: () => resolve(), echo, echoWrapped: wrap(echo), event };
     const { instance } = await WebAssembly.instantiateStreaming(response, go.importObject);
     floor.exports = instance.exports;
     go.run(instance); // runs main until it blocks; main calls ready

@@ -29,24 +29,32 @@ func echo(x int32) int32
 //go:wasmimport floor echoWrapped
 func echoWrapped(x int32) int32
 
+// event dispatches the same event as bench.js's floor-event workload (a
+// CustomEvent to one listener) and returns its argument: the event made in
+// a call out of Go, as the module makes its events.
+//
+//go:wasmimport floor event
+func event(x int32) int32
+
 // floor_enter does nothing: one call is one entry into Go.
 //
 //go:wasmexport floor_enter
 func enter(x int32) int32 { return x }
 
-// floor_calls calls echo (or, when wrapped is not 0, echoWrapped) n times.
+// floor_calls calls echo (which 0), echoWrapped (1) or event (2) n times.
 //
 //go:wasmexport floor_calls
-func calls(n, wrapped int32) int32 {
-	var s int32
-	if wrapped != 0 {
-		for i := int32(0); i < n; i++ {
-			s += echoWrapped(i)
-		}
-		return s
+func calls(n, which int32) int32 {
+	f := echo
+	switch which {
+	case 1:
+		f = echoWrapped
+	case 2:
+		f = event
 	}
+	var s int32
 	for i := int32(0); i < n; i++ {
-		s += echo(i)
+		s += f(i)
 	}
 	return s
 }

@@ -20,6 +20,7 @@ var floorWorkloads = []struct{ Key, Label string }{
 	{"floor-host-call", "Go calls JS: a //go:wasmimport call"},
 	{"floor-host-call-wrapped", "the same through the loader's wrapper"},
 	{"floor-event", "dispatchEvent(new CustomEvent), 1 listener"},
+	{"floor-event-from-go", "the same event, made in a call out of Go"},
 }
 
 // FloorRow is one floor workload, in µs per operation.
