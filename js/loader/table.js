@@ -39,8 +39,7 @@ const P = "modelcontext: registerResource: ";
 /**
  * snapshot reads every field of a descriptor exactly once, in a fixed order.
  * Every snapshot has the same fields, spelled out rather than looped over,
- * so that V8 reads and writes them at fixed places (measured: register +
- * unregister 0.xx).
+ * so that V8 reads and writes them at fixed places.
  * @param {any} desc
  */
 function snapshot(desc) {
