@@ -105,36 +105,40 @@ return {checked: calls.length, problems};
 	})
 }
 
-// TestLoaderFaultBehindTheSharedGuard: a host function off the push path
-// (listChanged, behind the guard all such functions share) that throws
-// fails the call that reached it with an internal error, reported once, and
-// the next call works.
+// TestLoaderFaultBehindTheSharedGuard: a host function off the push and
+// registration paths (endSubscription, behind the guard all such functions
+// share) that throws fails the call that reached it with an internal error,
+// reported once, and the next call works.
 func TestLoaderFaultBehindTheSharedGuard(t *testing.T) {
 	wasmOnly(t, func(t *testing.T) {
 		var got struct {
 			Threw   string
 			Reports int
-			Listed  []string
+			Got     []int
 		}
 		faultRun(t, `
-I.breakHost('listChanged');
+const a = H.pushable(mc, {value: 1});
+I.breakHost('endSubscription');
 let threw = '';
-try { mc.registerResource({uri: 'state://fault/list/1', name: 'a', get: () => 1}); } catch (e) { threw = e.message; }
-mc.registerResource({uri: 'state://fault/list/2', name: 'b', get: () => 2});
+const unsubscribe = mc.subscribeResource(a.uri, () => {});
+try { unsubscribe(); } catch (e) { threw = e.message; }
+const got = [];
+mc.subscribeResource(a.uri, (v) => got.push(v));
+a.push(2);
 return {
   threw,
-  reports: H.mine('error').filter((m) => m.includes("internal error in the loader's listChanged")).length,
-  listed: mc.getResources().map((r) => r.uri).filter((u) => u.startsWith('state://fault/list/')),
+  reports: H.mine('error').filter((m) => m.includes("internal error in the loader's endSubscription")).length,
+  got,
 };
 `, &got)
-		if want := "modelcontext: internal error in registerResource: the loader's listChanged failed"; got.Threw != want {
-			t.Errorf("the register that met the broken listChanged threw %q, want %q", got.Threw, want)
+		if want := "modelcontext: internal error in unsubscribe: the loader's endSubscription failed"; got.Threw != want {
+			t.Errorf("the unsubscribe that met the broken endSubscription threw %q, want %q", got.Threw, want)
 		}
 		if got.Reports != 1 {
 			t.Errorf("the loader's failure was reported %d times, want once", got.Reports)
 		}
-		if !slices.Contains(got.Listed, "state://fault/list/2") {
-			t.Errorf("listed %v: the register after the failure must work", got.Listed)
+		if !slices.Equal(got.Got, []int{2}) {
+			t.Errorf("the handler subscribed after the failure got %v, want [2]", got.Got)
 		}
 	})
 }
