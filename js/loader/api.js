@@ -116,7 +116,7 @@ function subscribeResource(uri, handler) {
 function subscribeNow(r, handler) {
   const sub = internal(ex.mc_subscribe(r.id));
   if (sub === 0) throw notFound(r.key);
-  handlers.set(sub, handler);
+  handlers.set(sub, { f: handler, uri: r.key });
   return sub;
 }
 

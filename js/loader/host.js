@@ -4,7 +4,13 @@
 // names and signatures are checked against imports.go by wasm/cmd/jsbuild's
 // tests. Results are encoded as package seam says.
 
-/** @type {Map<number, Function>} consumer subscription → subscribeResource handler */
+/**
+ * @typedef {object} Handler a consumer subscription's handler and the uri it
+ * subscribed to (which a replacement of the resource keeps)
+ * @property {Function} f
+ * @property {string} uri
+ */
+/** @type {Map<number, Handler>} consumer subscription → its handler */
 const handlers = new Map();
 // Pushes nested in pushes (get or a listener calling onChange): bounded, so
 // that an endless loop is reported instead of exhausting the stack inside Go.
@@ -28,6 +34,9 @@ const host = {
     }
     if (typeof t !== "function") return NO_TEARDOWN_BASE + kindOf(t);
     r.teardown = t;
+    // Retired from inside its own subscribe (replaced, or unregistered):
+    // Go retires it again, now that there is a teardown to run.
+    if (regs.get(id) !== r) regs.set(id, r);
     return SUBSCRIBE_TEARDOWN;
   },
   // func hostRetire(id int32) int32
@@ -77,12 +86,12 @@ const host = {
   dispatch(/** @type {number} */ id, /** @type {number} */ h) {
     dispatch("resourceupdated", { uri: /** @type {Registration} */ (regs.get(id)).key, value: vals[h] });
   },
-  // func hostDeliver(sub, id, v int32) int32
-  deliver(/** @type {number} */ sub, /** @type {number} */ id, /** @type {number} */ h) {
-    const f = handlers.get(sub);
-    if (!f) return 0;
+  // func hostDeliver(sub, v int32) int32
+  deliver(/** @type {number} */ sub, /** @type {number} */ h) {
+    const s = handlers.get(sub);
+    if (!s) return 0;
     try {
-      f(vals[h], /** @type {Registration} */ (regs.get(id)).key);
+      s.f(vals[h], s.uri);
     } catch (e) {
       return hold(e);
     }
@@ -223,8 +232,8 @@ function imports() {
   o.dispatch = (/** @type {number} */ id, /** @type {number} */ v) => {
     try { return host.dispatch(id, v); } catch (err) { return fault("dispatch", err); }
   };
-  o.deliver = (/** @type {number} */ sub, /** @type {number} */ id, /** @type {number} */ v) => {
-    try { return host.deliver(sub, id, v); } catch (err) { return fault("deliver", err); }
+  o.deliver = (/** @type {number} */ sub, /** @type {number} */ v) => {
+    try { return host.deliver(sub, v); } catch (err) { return fault("deliver", err); }
   };
   o.release = (/** @type {number} */ v) => {
     try { return host.release(v); } catch (err) { return fault("release", err); }

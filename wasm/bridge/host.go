@@ -55,8 +55,8 @@ func (jsHost) Dispatch(id registry.ID, v registry.Value) {
 	checkFault("dispatch")
 }
 
-func (jsHost) Deliver(s registry.SubID, id registry.ID, v registry.Value) registry.Value {
-	e := hostDeliver(int32(s), int32(id), int32(v))
+func (jsHost) Deliver(s registry.SubID, v registry.Value) registry.Value {
+	e := hostDeliver(int32(s), int32(v))
 	checkFault("deliver")
 	return registry.Value(e)
 }

@@ -30,7 +30,7 @@ func hostCompare(id, v int32) int32
 func hostDispatch(id, v int32)
 
 //go:wasmimport modelcontext deliver
-func hostDeliver(sub, id, v int32) int32
+func hostDeliver(sub, v int32) int32
 
 //go:wasmimport modelcontext endSubscription
 func hostEndSubscription(sub int32)

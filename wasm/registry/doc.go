@@ -32,5 +32,9 @@
 // # Identity
 //
 // IDs are never reused, so an onChange of a registration that was since
-// replaced or unregistered finds nothing and does nothing.
+// replaced or unregistered finds nothing and does nothing. Entries are: an
+// unregistered one serves the next registration, so that a page that
+// registers and unregisters (a component mounted again) allocates nothing.
+// Code that holds an entry across a call out therefore checks, after the
+// call, that the entry still has the ID it had.
 package registry

@@ -12,7 +12,7 @@ func (r *Registry) Push(id ID) {
 	push := e.pushes
 	status, v := r.host.Get(id, push)
 	if status != GetPending {
-		r.settle(e, push, v, status == GetValue)
+		r.settle(e, id, push, v, status == GetValue)
 	}
 }
 
@@ -26,37 +26,39 @@ func (r *Registry) Settle(id ID, push uint32, v Value, ok bool) {
 		r.host.Release(v)
 		return
 	}
-	r.settle(e, push, v, ok)
+	r.settle(e, id, push, v, ok)
 }
 
-func (r *Registry) settle(e *entry, push uint32, v Value, ok bool) {
-	id := e.id
-	if !e.live { // unregistered or replaced while its getter ran
+// settle finishes a push of registration id, whose entry e was when the
+// push began.
+func (r *Registry) settle(e *entry, id ID, push uint32, v Value, ok bool) {
+	if e.id != id || !e.live { // unregistered or replaced while its getter ran
 		r.host.Release(v)
 		return
 	}
+	uri := e.uri
 	if !ok {
-		r.host.Error("modelcontext: get() of "+quote(e.uri)+" failed; nothing was pushed:", v)
+		r.host.Error("modelcontext: get() of "+quote(uri)+" failed; nothing was pushed:", v)
 		r.host.Release(v)
 		return
 	}
 	if push <= e.handled {
-		r.debug(`resource "`, e.uri, `": late result dropped (a newer push was already handled)`)
+		r.debug(`resource "`, uri, `": late result dropped (a newer push was already handled)`)
 		r.host.Release(v)
 		return
 	}
 	e.handled = push
 	switch r.host.Compare(id, v) {
 	case KeySame:
-		r.debug(`resource "`, e.uri, `": push suppressed (value unchanged)`)
+		r.debug(`resource "`, uri, `": push suppressed (value unchanged)`)
 		r.host.Release(v)
 		return
 	case KeyDifferent:
-		r.debug(`resource "`, e.uri, `" changed`)
+		r.debug(`resource "`, uri, `" changed`)
 	case KeyNone:
-		r.debug(`resource "`, e.uri, `": value has no comparison key; pushed anyway (fail-open)`)
+		r.debug(`resource "`, uri, `": value has no comparison key; pushed anyway (fail-open)`)
 	}
-	r.outbox = append(r.outbox, delivery{e, v})
+	r.outbox = append(r.outbox, delivery{e, id, v})
 	if !r.delivering {
 		r.deliverAll()
 	}
@@ -64,8 +66,9 @@ func (r *Registry) settle(e *entry, push uint32, v Value, ok bool) {
 
 // delivery is a dispatched push waiting for its listeners.
 type delivery struct {
-	e *entry
-	v Value
+	e  *entry
+	id ID // e's ID when it was dispatched
+	v  Value
 }
 
 // deliverAll empties the outbox in order. A push made by a listener or a
@@ -86,7 +89,7 @@ func (r *Registry) deliverAll() {
 	for ; i < len(r.outbox); i++ {
 		d := r.outbox[i]
 		r.outbox[i] = delivery{}
-		if d.e.live { // not unregistered or replaced by an earlier listener
+		if d.e.id == d.id && d.e.live { // not unregistered or replaced by an earlier listener
 			r.deliver(d.e, d.v)
 		}
 		r.host.Release(d.v)
@@ -97,19 +100,27 @@ func (r *Registry) deliverAll() {
 // uri in the order they were made. A subscription ended by an earlier handler
 // is skipped; one made during the delivery waits for the next push.
 func (r *Registry) deliver(e *entry, v Value) {
-	r.host.Dispatch(e.id, v)
-	if c := e.consumers; c != nil {
+	id, uri := e.id, e.uri
+	r.host.Dispatch(id, v)
+	// The consumers are read after the event: a listener may have subscribed,
+	// or unregistered the resource (then there are none, and its entry may
+	// already serve another registration).
+	var c *consumers
+	if e.id == id {
+		c = e.consumers
+	}
+	if c != nil {
 		for _, s := range c.subs {
 			if !s.live {
 				continue
 			}
-			if err := r.host.Deliver(s.id, e.id, v); err != 0 {
-				r.host.Error("modelcontext: a subscribeResource handler of "+quote(e.uri)+" threw:", err)
+			if err := r.host.Deliver(s.id, v); err != 0 {
+				r.host.Error("modelcontext: a subscribeResource handler of "+quote(uri)+" threw:", err)
 				r.host.Release(err)
 			}
 		}
 	}
 	for _, w := range r.watchers {
-		w.Dispatched(e.uri)
+		w.Dispatched(uri)
 	}
 }

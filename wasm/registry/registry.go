@@ -45,7 +45,10 @@ type Page interface {
 	// uri and subscribe has not thrown.
 	Subscribe(id ID) (SubscribeStatus, Kind, Value)
 	// Retire runs the teardown of id, if it has one, and forgets id. It
-	// returns the error the teardown threw, or 0.
+	// returns the error the teardown threw, or 0. When id is retired while
+	// its Subscribe runs (replaced or unregistered from inside subscribe),
+	// and Subscribe then returns SubscribeTeardown, the host must know id
+	// again: the registry retires it a second time, to run that teardown.
 	Retire(id ID) Value
 	// Get calls the getter of id. For GetPending the host later calls
 	// Registry.Settle(id, push, ...).
@@ -66,9 +69,10 @@ type Values interface {
 type Consumers interface {
 	// Dispatch fires resourceupdated for id with value v.
 	Dispatch(id ID, v Value)
-	// Deliver calls the handler of sub with v and the uri of id, and returns
-	// what it threw, or 0.
-	Deliver(sub SubID, id ID, v Value) Value
+	// Deliver calls the handler of sub with v and the uri it subscribed to
+	// (which stays its uri when its registration is replaced or gone), and
+	// returns what it threw, or 0.
+	Deliver(sub SubID, v Value) Value
 	// EndSubscription forgets the handler of sub.
 	EndSubscription(sub SubID)
 	// ListChanged fires resourcelistchanged.
@@ -131,6 +135,7 @@ type Registry struct {
 	lastSub   SubID
 	debugging bool
 
+	free       []*entry   // unregistered entries for Register to reuse (see newEntry)
 	outbox     []delivery // dispatched pushes not yet delivered
 	delivering bool
 }
@@ -182,7 +187,8 @@ func (r *Registry) Register(id, replaces ID, reg Registration) error {
 		(old == nil || old.uri != reg.Key || (old.template == nil) != (reg.Template == nil)) {
 		return ErrRegistration
 	}
-	e := &entry{id: id, uri: reg.Key, mimeType: reg.MIMEType, template: reg.Template, live: true}
+	e := r.newEntry(id, reg)
+	uri := e.uri
 	r.byID.put(e)
 	if old != nil {
 		r.byID.delete(old.id)
@@ -191,7 +197,7 @@ func (r *Registry) Register(id, replaces ID, reg Registration) error {
 		if e.template != nil {
 			r.templates[indexOf(r.templates, old)] = e
 		}
-		r.retire(old)
+		r.retire(old.id, old.uri, old.teardown)
 	} else if e.template != nil {
 		r.templates = append(r.templates, e)
 	}
@@ -199,35 +205,82 @@ func (r *Registry) Register(id, replaces ID, reg Registration) error {
 		r.subscribe(e)
 	}
 	if old != nil {
-		r.debug(`replaced "`, e.uri, `"`)
+		r.debug(`replaced "`, uri, `"`)
 	} else {
-		r.debug(`registered "`, e.uri, `"`)
+		r.debug(`registered "`, uri, `"`)
 	}
 	r.listChanged()
 	return nil
 }
 
+// maxFree bounds the entries kept for reuse.
+const maxFree = 16
+
+// newEntry returns the entry of registration id: one an unregistration left
+// behind, or a new one, so that registering and unregistering allocates
+// nothing once a page has done it before. A reused entry keeps its uri's
+// string when the new registration has the same uri; otherwise the key is
+// copied (it may point into the loader's buffer).
+//
+// Go code that holds an entry across a call out to the page must check,
+// after it, that the entry still has the ID it had: the page may have
+// unregistered it and registered another into the same entry.
+func (r *Registry) newEntry(id ID, reg Registration) *entry {
+	var e *entry
+	uri := ""
+	if n := len(r.free); n > 0 {
+		e = r.free[n-1]
+		r.free[n-1] = nil
+		r.free = r.free[:n-1]
+		uri = e.uri
+	} else {
+		e = new(entry)
+	}
+	if uri != reg.Key {
+		uri = clone(reg.Key)
+	}
+	*e = entry{id: id, uri: uri, mimeType: reg.MIMEType, template: reg.Template, live: true}
+	return e
+}
+
+// recycle keeps an unregistered entry for newEntry, dropping what it
+// pointed to but its uri.
+func (r *Registry) recycle(e *entry) {
+	if len(r.free) < maxFree {
+		*e = entry{uri: e.uri}
+		r.free = append(r.free, e)
+	}
+}
+
 func (r *Registry) subscribe(e *entry) {
-	status, kind, v := r.host.Subscribe(e.id)
+	id, uri := e.id, e.uri
+	status, kind, v := r.host.Subscribe(id)
 	switch status {
 	case SubscribeTeardown:
-		e.teardown = true
+		if e.id == id && e.live {
+			e.teardown = true
+		} else {
+			// Replaced or unregistered from inside its own subscribe: it
+			// was retired before its teardown existed, which runs now.
+			r.retire(id, uri, true)
+		}
 	case SubscribeNoTeardown:
-		r.host.Warn("modelcontext: subscribe() of " + quote(e.uri) + " returned " + kind.String() +
+		r.host.Warn("modelcontext: subscribe() of " + quote(uri) + " returned " + kind.String() +
 			", not a teardown function; this subscription can never be torn down and leaks")
 	case SubscribeThrew:
-		r.host.Error("modelcontext: subscribe() of "+quote(e.uri)+" threw; the resource stays registered as pull-only:", v)
+		r.host.Error("modelcontext: subscribe() of "+quote(uri)+" threw; the resource stays registered as pull-only:", v)
 		r.host.Release(v)
 	}
 }
 
-// retire runs the teardown of a registration that has left the registry.
-func (r *Registry) retire(e *entry) {
-	if e.teardown {
-		r.debug(`teardown of "`, e.uri, `"`)
+// retire runs the teardown of registration id, which has left the
+// registry; teardown says whether its subscribe returned one.
+func (r *Registry) retire(id ID, uri string, teardown bool) {
+	if teardown {
+		r.debug(`teardown of "`, uri, `"`)
 	}
-	if v := r.host.Retire(e.id); v != 0 {
-		r.host.Error("modelcontext: the teardown of "+quote(e.uri)+" threw:", v)
+	if v := r.host.Retire(id); v != 0 {
+		r.host.Error("modelcontext: the teardown of "+quote(uri)+" threw:", v)
 		r.host.Release(v)
 	}
 }
@@ -241,6 +294,7 @@ func (r *Registry) Unregister(id ID) {
 	}
 	r.byID.delete(id)
 	e.live = false
+	uri := e.uri
 	if e.template != nil {
 		i := indexOf(r.templates, e)
 		r.templates = append(r.templates[:i:i], r.templates[i+1:]...)
@@ -252,9 +306,10 @@ func (r *Registry) Unregister(id ID) {
 			r.host.EndSubscription(s.id)
 		}
 	}
-	r.retire(e)
-	r.debug(`unregistered "`, e.uri, `"`)
+	r.retire(id, uri, e.teardown)
+	r.debug(`unregistered "`, uri, `"`)
 	r.listChanged()
+	r.recycle(e)
 }
 
 // Match returns the first template, in registration order, that uri is an

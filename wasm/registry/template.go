@@ -14,7 +14,8 @@ type Param struct{ Name, Value string }
 
 // NewTemplate builds a template from the parts the loader split it into
 // when it validated it: literal, variable name, literal, ..., literal (an
-// odd number of strings).
+// odd number of strings). It copies them: they may point into the loader's
+// buffer.
 func NewTemplate(parts []Field) (*Template, error) {
 	if len(parts)%2 == 0 {
 		return nil, errTruncated
@@ -27,9 +28,9 @@ func NewTemplate(parts []Field) (*Template, error) {
 			// between them.
 			return nil, errTruncated
 		case i%2 == 0:
-			t.literals = append(t.literals, p.Str)
+			t.literals = append(t.literals, clone(p.Str))
 		default:
-			t.vars = append(t.vars, p.Str)
+			t.vars = append(t.vars, clone(p.Str))
 		}
 	}
 	return t, nil

@@ -1,6 +1,9 @@
 package registry
 
-import "math"
+import (
+	"math"
+	"unsafe"
+)
 
 // Kind is the JavaScript type of a value the loader encodes.
 type Kind uint8
@@ -73,17 +76,18 @@ type wireError string
 func (e wireError) Error() string { return string(e) }
 
 // DecodeRegistration reads the loader's encoding of a registration (see
-// RegistrationFields and DecodeFields).
+// RegistrationFields and DecodeFields). The Key it returns points into b,
+// without a copy: Register copies it when it keeps it.
 func DecodeRegistration(b []byte) (Registration, error) {
 	var key, mime, sub, parts Field
-	if err := DecodeFields(b, []*Field{&key, &mime, &sub, &parts}); err != nil {
+	if err := decodeFields(b, []*Field{&key, &mime, &sub, &parts}, true); err != nil {
 		return Registration{}, err
 	}
 	if key.Kind != KindString || mime.Kind != KindString || sub.Kind != KindBoolean ||
 		parts.Kind != KindUndefined && parts.Kind != KindArray {
 		return Registration{}, errTruncated
 	}
-	reg := Registration{Key: key.Str, MIMEType: mime.Str, Subscribe: sub.True}
+	reg := Registration{Key: key.Str, MIMEType: own(mime.Str), Subscribe: sub.True}
 	if parts.Kind == KindArray {
 		var err error
 		if reg.Template, err = NewTemplate(parts.Items); err != nil {
@@ -99,8 +103,11 @@ func DecodeRegistration(b []byte) (Registration, error) {
 // little-endian float64; for an array, by a uint32 count and that many
 // fields (an array inside an array is sent as its kind and a zero count); for
 // a boolean, by a byte 0 or 1. Other kinds have no payload.
-func DecodeFields(b []byte, dst []*Field) error {
-	r := reader{b: b}
+func DecodeFields(b []byte, dst []*Field) error { return decodeFields(b, dst, false) }
+
+// decodeFields is DecodeFields; with views, its strings point into b.
+func decodeFields(b []byte, dst []*Field, views bool) error {
+	r := reader{b: b, views: views}
 	for _, f := range dst {
 		*f = r.field(0)
 	}
@@ -111,9 +118,10 @@ func DecodeFields(b []byte, dst []*Field) error {
 }
 
 type reader struct {
-	b   []byte
-	off int
-	bad bool
+	b     []byte
+	off   int
+	bad   bool
+	views bool // strings point into b
 }
 
 func (r *reader) byte() byte {
@@ -144,7 +152,11 @@ func (r *reader) field(depth int) Field {
 	case f.Kind == KindString:
 		p := r.take(4)
 		if p != nil {
-			f.Str = text(r.take(int(le32(p))))
+			if s := r.take(int(le32(p))); r.views {
+				f.Str = unsafe.String(unsafe.SliceData(s), len(s))
+			} else {
+				f.Str = string(s)
+			}
 		}
 	case f.Kind == KindBoolean:
 		switch r.byte() {
@@ -179,13 +191,25 @@ func (r *reader) field(depth int) Field {
 // loader applies it (its DEFAULT_MIME_TYPE).
 const DefaultMIMEType = "application/json"
 
-// text returns b as a string: the default mimeType, which nearly every
-// registration carries, without allocating a copy.
-func text(b []byte) string {
-	if string(b) == DefaultMIMEType {
+// own returns a copy of s, which may point into the loader's buffer: the
+// default mimeType, which nearly every registration carries, as the constant
+// itself.
+func own(s string) string {
+	if s == DefaultMIMEType {
 		return DefaultMIMEType
 	}
-	return string(b)
+	return clone(s)
+}
+
+// clone returns a copy of s that shares no bytes with it (strings.Clone,
+// without linking package strings).
+func clone(s string) string {
+	if s == "" {
+		return ""
+	}
+	b := make([]byte, len(s))
+	copy(b, s)
+	return unsafe.String(unsafe.SliceData(b), len(b))
 }
 
 func le32(p []byte) uint32 {

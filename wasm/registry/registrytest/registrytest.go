@@ -31,6 +31,9 @@ type Host struct {
 	Log []string
 	// Quiet stops the logging of effects, for benchmarks.
 	Quiet bool
+	// Listener, when set, is called by Dispatch like a resourceupdated
+	// listener of the page.
+	Listener func(id registry.ID, v any)
 	// PanicIn names a host method ("Dispatch", "Get", ...) that panics the
 	// next time it is called, like a JavaScript host that broke.
 	PanicIn string
@@ -228,6 +231,9 @@ func (h *Host) Subscribe(id registry.ID) (registry.SubscribeStatus, registry.Kin
 		return registry.SubscribeNoTeardown, registry.KindUndefined, 0
 	case Teardown:
 		r.teardown = t
+		if h.regs[id] != r {
+			h.regs[id] = r // retired while sub ran: the registry retires it again
+		}
 		return registry.SubscribeTeardown, 0, 0
 	default:
 		return registry.SubscribeNoTeardown, registry.KindNumber, 0
@@ -309,10 +315,13 @@ func (h *Host) Dispatch(id registry.ID, v registry.Value) {
 		b, _ := json.Marshal(h.vals[v])
 		h.logf("event %d %s", id, b)
 	}
+	if h.Listener != nil {
+		h.Listener(id, h.vals[v])
+	}
 }
 
 // Deliver implements registry.Consumers.
-func (h *Host) Deliver(s registry.SubID, id registry.ID, v registry.Value) registry.Value {
+func (h *Host) Deliver(s registry.SubID, v registry.Value) registry.Value {
 	h.fault("Deliver")
 	h.logf("handler %d %v", s, h.vals[v])
 	if f := h.handlers[s]; f != nil {
