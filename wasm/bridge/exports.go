@@ -10,7 +10,7 @@ import (
 )
 
 var (
-	host jsHost
+	host = new(jsHost)
 	reg  = registry.New(host)
 	in   = make([]byte, 256) // strings and encoded fields written by the loader
 )

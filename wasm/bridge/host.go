@@ -9,10 +9,12 @@ import (
 )
 
 // jsHost implements registry.Host and mcp.Host with the loader's host
-// functions, decoding their int32 results as package seam says.
+// functions, decoding their int32 results as package seam says. Its methods
+// have pointer receivers, so that the registry's interface calls reach them
+// directly, not through a wrapper that copies the (empty) value.
 type jsHost struct{}
 
-func (jsHost) Subscribe(id registry.ID) (registry.SubscribeStatus, registry.Kind, registry.Value) {
+func (*jsHost) Subscribe(id registry.ID) (registry.SubscribeStatus, registry.Kind, registry.Value) {
 	n := hostSubscribe(int32(id))
 	checkFault("subscribe")
 	switch {
@@ -25,13 +27,13 @@ func (jsHost) Subscribe(id registry.ID) (registry.SubscribeStatus, registry.Kind
 	}
 }
 
-func (jsHost) Retire(id registry.ID) registry.Value {
+func (*jsHost) Retire(id registry.ID) registry.Value {
 	v := hostRetire(int32(id))
 	checkFault("retire")
 	return registry.Value(v)
 }
 
-func (jsHost) Get(id registry.ID, push uint32) (registry.GetStatus, registry.Value) {
+func (*jsHost) Get(id registry.ID, push uint32) (registry.GetStatus, registry.Value) {
 	n := hostGet(int32(id), int32(push))
 	checkFault("get")
 	switch {
@@ -44,72 +46,72 @@ func (jsHost) Get(id registry.ID, push uint32) (registry.GetStatus, registry.Val
 	}
 }
 
-func (jsHost) Compare(id registry.ID, v registry.Value) registry.KeyResult {
+func (*jsHost) Compare(id registry.ID, v registry.Value) registry.KeyResult {
 	k := hostCompare(int32(id), int32(v))
 	checkFault("compare")
 	return registry.KeyResult(k)
 }
 
-func (jsHost) Dispatch(id registry.ID, v registry.Value) {
+func (*jsHost) Dispatch(id registry.ID, v registry.Value) {
 	hostDispatch(int32(id), int32(v))
 	checkFault("dispatch")
 }
 
-func (jsHost) Deliver(s registry.SubID, v registry.Value) registry.Value {
+func (*jsHost) Deliver(s registry.SubID, v registry.Value) registry.Value {
 	e := hostDeliver(int32(s), int32(v))
 	checkFault("deliver")
 	return registry.Value(e)
 }
 
-func (jsHost) EndSubscription(s registry.SubID) {
+func (*jsHost) EndSubscription(s registry.SubID) {
 	hostEndSubscription(int32(s))
 	checkFault("endSubscription")
 }
 
-func (jsHost) Release(v registry.Value) {
+func (*jsHost) Release(v registry.Value) {
 	if v != 0 {
 		hostRelease(int32(v))
 		checkFault("release")
 	}
 }
 
-func (jsHost) ListChanged() {
+func (*jsHost) ListChanged() {
 	hostListChanged()
 	checkFault("listChanged")
 }
 
-func (jsHost) Warn(msg string) {
+func (*jsHost) Warn(msg string) {
 	hostWarn(msg)
 	checkFault("warn")
 }
 
-func (jsHost) Error(msg string, v registry.Value) {
+func (*jsHost) Error(msg string, v registry.Value) {
 	hostError(msg, int32(v))
 	checkFault("error")
 }
 
-func (jsHost) Debug(msg string) {
+func (*jsHost) Debug(msg string) {
 	hostDebug(msg)
 	checkFault("debug")
 }
 
 // fail hands the loader the message of the error it is about to throw.
-func (jsHost) fail(msg string) {
+func (*jsHost) fail(msg string) {
 	hostSetError(msg)
 	checkFault("setError")
 }
 
-func (jsHost) Post(server int32, session, msg string, attach mcp.Attachment, first, count int, v registry.Value) {
+func (*jsHost) Post(server int32, session, msg string, attach mcp.Attachment, first, count int, v registry.Value) {
 	hostMCPPost(server, session, msg, int32(attach), int32(first), int32(count), int32(v))
 	checkFault("mcpPost")
 }
 
-func (jsHost) Read(server, req int32, id registry.ID, params string) {
+func (*jsHost) Read(server, req int32, id registry.ID, params string) {
 	hostMCPRead(server, req, int32(id), params)
 	checkFault("mcpRead")
 }
 
-func (jsHost) TextBytes(v registry.Value) int {
+func (*jsHost) TextBytes(v registry.Value) int {
 	n := hostTextBytes(int32(v))
 	checkFault("textBytes")
 	return int(n)

@@ -87,7 +87,15 @@ func mcFault() unsafe.Pointer { return unsafe.Pointer(&fault) }
 // entered Go recovers and reports as an internal error.
 func checkFault(name string) {
 	if fault != 0 {
-		fault = 0
-		panic("the loader's " + name + " failed")
+		faulted(name)
 	}
+}
+
+// faulted is checkFault's panic, apart, so that checkFault is inlined into
+// every host call.
+//
+//go:noinline
+func faulted(name string) {
+	fault = 0
+	panic("the loader's " + name + " failed")
 }
