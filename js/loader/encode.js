@@ -179,9 +179,18 @@ function encodeExtracts(table, root) {
   return flush();
 }
 
-/** flush copies what put wrote into Go's buffer and returns its length. */
+/**
+ * flush copies what put wrote into Go's buffer and returns its length. A
+ * short encoding (a registration) is copied byte by byte: cheaper than the
+ * subarray that set needs.
+ */
 function flush() {
-  goBuffer(pos).set(scratch.subarray(0, pos));
+  const view = goBuffer(pos);
+  if (pos <= 64) {
+    for (let i = 0; i < pos; i++) view[i] = scratch[i];
+  } else {
+    view.set(scratch.subarray(0, pos));
+  }
   return pos;
 }
 
@@ -190,12 +199,13 @@ let bufPtr = 0;
 let bufView = null;
 /**
  * goBuffer returns a view of Go's export buffer with room for n bytes,
- * made anew only when the buffer moved or Go's memory grew.
+ * made anew only when the buffer moved or Go's memory grew (growing detaches
+ * the old memory's views: their length becomes 0).
  * @param {number} n
  */
 function goBuffer(n) {
   const p = ex.mc_buffer(n);
-  if (p !== bufPtr || !bufView || bufView.buffer !== ex.mem.buffer || bufView.length < n) {
+  if (p !== bufPtr || !bufView || bufView.length < Math.max(n, 1)) {
     bufPtr = p;
     bufView = new Uint8Array(ex.mem.buffer, p, Math.max(n, 256));
   }

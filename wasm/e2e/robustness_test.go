@@ -46,3 +46,46 @@ func TestHostileInputs(t *testing.T) {
 		want: `{"count": 15, "events": ["fine"], "handler": ["fine"], "read": "fine", "exited": false, "listed": ["state://odd", "state://sane"]}`,
 	}})
 }
+
+// TestRegistrationsAfterGoMemoryGrew: growing the WebAssembly memory detaches
+// the loader's view of Go's buffer while the buffer itself stays where it
+// was; registrations and template reads made after that must reach Go
+// intact (written into the live memory, not the detached view).
+func TestRegistrationsAfterGoMemoryGrew(t *testing.T) {
+	wasmOnly(t, func(t *testing.T) {
+		var got struct {
+			Grew       bool
+			Read       any
+			ReplaceErr string
+			Templates  int
+			Registered int
+		}
+		faultRun(t, `
+const before = I.stats().wasmMemoryBytes;
+// Registrations with long, distinct uris: each key is copied into Go's
+// heap until Go grows its memory (the export buffer grows once, early).
+const long = 'x'.repeat(4000);
+let n = 0;
+while (I.stats().wasmMemoryBytes === before && n < 50000) {
+  mc.registerResource({uri: 'state://grow/' + n + '/' + long, name: 'g', get: () => 1});
+  n++;
+}
+const grew = I.stats().wasmMemoryBytes > before;
+// Short encodings next: they fit the buffer that did not move.
+mc.registerResource({uriTemplate: 'state://tpl/{id}', name: 't', get: (p) => p.id});
+let replaceErr = '';
+try {
+  mc.registerResource({uri: 'state://after', name: 'a', get: () => 1});
+  mc.registerResource({uri: 'state://after', name: 'b', get: () => 2});
+} catch (e) { replaceErr = String(e && e.message); }
+return {grew, read: await mc.readResource('state://tpl/7'), replaceErr, templates: I.stats().registrations - mc.getResources().length,
+  registered: n};
+`, &got)
+		if !got.Grew {
+			t.Fatalf("Go's memory did not grow after %d registrations: the test proves nothing", got.Registered)
+		}
+		if got.Read != "7" || got.ReplaceErr != "" || got.Templates != 1 {
+			t.Errorf("after the memory grew: read %v (want \"7\"), replace error %q, %d templates in Go (want 1)", got.Read, got.ReplaceErr, got.Templates)
+		}
+	})
+}
