@@ -226,14 +226,17 @@
     const e = validate(descriptor);
     const uri = e.uri;
     const old = entries.get(uri);
-    if (old !== undefined) {
-      retire(old);
-      e.channel = old.channel; // consumer subscriptions survive a replacement
-    }
+    // The new entry takes the uri before the old one's teardown runs: a
+    // teardown that registers the uri once more replaces this entry.
     entries.set(uri, e);
+    if (old !== undefined) {
+      e.channel = old.channel; // consumer subscriptions survive a replacement
+      retire(old);
+    }
     if (debugOn()) debug((old !== undefined ? 'replaced "' : 'registered "') + uri + '"');
 
-    if (e.subscribe !== undefined) {
+    // An entry replaced while its predecessor tore down is gone: no subscribe.
+    if (e.subscribe !== undefined && e.alive) {
       const onChange = function () {
         if (e.alive && e.subscribable) push(e);
       };

@@ -510,6 +510,21 @@ func TestReentrancy(t *testing.T) {
 			want: `{"err": null, "tornDown": 1, "listed": ["second"], "read": 2, "errors": []}`,
 		},
 		{
+			name: "a teardown that registers its uri once more, during a replacement: the newest registration wins",
+			js: lines(
+				`const uri = H.uri('x');`,
+				`const subscribed = [];`,
+				`let again = false;`,
+				`const desc = (name, onTeardown) => ({uri, name, get: () => name,`,
+				`  subscribe: () => { subscribed.push(name); return onTeardown; }});`,
+				`mc.registerResource(desc('a', () => { if (!again) { again = true; mc.registerResource(desc('c', () => {})); } }));`,
+				`const err = H.error(() => mc.registerResource(desc('b', () => {})));`,
+				`await H.settle();`,
+				`return {err, subscribed, listed: mc.getResources().map((d) => d.name), read: await mc.readResource(uri), errors: H.mine('error')};`,
+			),
+			want: `{"err": null, "subscribed": ["a", "c"], "listed": ["c"], "read": "c", "errors": []}`,
+		},
+		{
 			name: "onChange from inside subscribe during registration",
 			js: lines(
 				`const seen = [];`,

@@ -128,3 +128,32 @@ func (nopHost) ListChanged()                                           {}
 func (nopHost) Warn(string)                                            {}
 func (nopHost) Error(string, registry.Value)                           {}
 func (nopHost) Debug(string)                                           {}
+
+// A replacement whose old teardown registers the uri once more: the newer
+// registration replaces the one being made, which is then not subscribed
+// (it is gone, and the page never sees its subscribe called).
+func TestARegistrationReplacedWhileItsPredecessorTearsDownIsNotSubscribed(t *testing.T) {
+	h := registrytest.New()
+	var subscribed []string
+	sub := func(name string, onTeardown func()) func(func()) any {
+		return func(func()) any {
+			subscribed = append(subscribed, name)
+			return teardown(onTeardown)
+		}
+	}
+	get := func() (any, error) { return 1, nil }
+	again := false
+	h.Register("state://x", get, sub("a", func() {
+		if !again {
+			again = true
+			h.Register("state://x", get, sub("c", func() {}))
+		}
+	}))
+	h.Register("state://x", get, sub("b", func() {}))
+	if !slices.Equal(subscribed, []string{"a", "c"}) {
+		t.Errorf("subscribed %q, want [a c]", subscribed)
+	}
+	if s := h.R.Stats(); s.Registrations != 1 {
+		t.Errorf("%d registrations, want 1", s.Registrations)
+	}
+}

@@ -201,7 +201,9 @@ func (r *Registry) Register(id, replaces ID, reg Registration) error {
 	} else if e.template != nil {
 		r.templates = append(r.templates, e)
 	}
-	if reg.Subscribe {
+	// The old teardown may have replaced or unregistered this registration
+	// (registering the uri once more): then it is gone, and not subscribed.
+	if reg.Subscribe && e.id == id && e.live {
 		r.subscribe(e)
 	}
 	if old != nil {
