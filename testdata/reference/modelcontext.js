@@ -254,7 +254,8 @@
         console.error('modelcontext: subscribe() of "' + uri + '" threw; the resource stays registered as pull-only:', err);
       }
     }
-    if (entries.get(uri) === e) listChanged();
+    // Once per register, even when subscribe or a teardown replaced it since.
+    listChanged();
 
     return function unregister() {
       if (entries.get(uri) !== e) return; // already gone, or replaced since
