@@ -43,9 +43,10 @@ func panicText(p any) string {
 	return "panic"
 }
 
-// mc_buffer returns a buffer of at least n bytes for the loader to write the
-// argument of the next export into. What the buffer held is kept when it
-// grows.
+// mc_buffer returns a buffer of at least n bytes (and never fewer than 256)
+// for the loader to write the argument of the next export into. What the
+// buffer held is kept when it grows, and it moves only then: the loader asks
+// again only for more room (or when Go's memory grew).
 //
 //go:wasmexport mc_buffer
 func mcBuffer(n int32) unsafe.Pointer {

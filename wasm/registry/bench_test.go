@@ -93,3 +93,31 @@ func BenchmarkMatch(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkRegisterUnregisterNop is BenchmarkRegisterUnregister's cycle
+// against a host that does nothing: the registry's own cost, which is what
+// it costs on WebAssembly (GOOS=js GOARCH=wasm go test -bench) that matters.
+func BenchmarkRegisterUnregisterNop(b *testing.B) {
+	r := registry.New(nopHost{})
+	id := registry.ID(0)
+	reg := registry.Registration{Key: "bench://cycle", MIMEType: registry.DefaultMIMEType, Subscribe: true}
+	b.ReportAllocs()
+	for b.Loop() {
+		id++
+		if err := r.Register(id, 0, reg); err != nil {
+			b.Fatal(err)
+		}
+		r.Unregister(id)
+	}
+}
+
+// BenchmarkDecodeRegistration decodes a concrete resource's registration.
+func BenchmarkDecodeRegistration(b *testing.B) {
+	enc := registrytest.Fields{}.Str("bench://cycle").Str(registry.DefaultMIMEType).Bool(true).Kind(registry.KindUndefined)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := registry.DecodeRegistration(enc); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -163,8 +163,16 @@ func (r *Registry) Unwatch(w Watcher) {
 	}
 }
 
+// listChanged fires resourcelistchanged, then tells the watchers. It is
+// small enough to be inlined where a list changes.
 func (r *Registry) listChanged() {
 	r.host.ListChanged()
+	if len(r.watchers) > 0 {
+		r.watchersListChanged()
+	}
+}
+
+func (r *Registry) watchersListChanged() {
 	for _, w := range r.watchers {
 		w.ListChanged()
 	}
@@ -182,7 +190,10 @@ var ErrRegistration error = wireError("registry: inconsistent registration")
 // matching order. Then subscribe is called (when the descriptor has one) and
 // resourcelistchanged fires.
 func (r *Registry) Register(id, replaces ID, reg Registration) error {
-	old := r.byID.get(replaces)
+	var old *entry
+	if replaces != 0 {
+		old = r.byID.get(replaces)
+	}
 	if id <= 0 || r.byID.get(id) != nil || replaces != 0 &&
 		(old == nil || old.uri != reg.Key || (old.template == nil) != (reg.Template == nil)) {
 		return ErrRegistration
@@ -241,7 +252,8 @@ func (r *Registry) newEntry(id ID, reg Registration) *entry {
 	if uri != reg.Key {
 		uri = clone(reg.Key)
 	}
-	*e = entry{id: id, uri: uri, mimeType: reg.MIMEType, template: reg.Template, live: true}
+	// The rest is zero: new, or cleared by recycle.
+	e.id, e.uri, e.mimeType, e.template, e.live = id, uri, reg.MIMEType, reg.Template, true
 	return e
 }
 

@@ -40,6 +40,36 @@ func TestDecodeRegistration(t *testing.T) {
 	}
 }
 
+// DecodeRegistration reads its fields one by one; this holds it to the order
+// the loader is given (RegistrationFields): encoded by name in that order, a
+// registration decodes to what each field said.
+func TestDecodeRegistrationFollowsRegistrationFields(t *testing.T) {
+	fields := map[string]func(enc) enc{
+		"key":       func(e enc) enc { return e.Str("app://o/{id}") },
+		"mimeType":  func(e enc) enc { return e.Str("text/plain") },
+		"subscribe": func(e enc) enc { return e.Bool(true) },
+		"template":  func(e enc) enc { return e.Array(3).Str("app://o/").Str("id").Str("") },
+	}
+	if len(registry.RegistrationFields) != len(fields) {
+		t.Fatalf("RegistrationFields is %q; this test knows %d fields", registry.RegistrationFields, len(fields))
+	}
+	var b enc
+	for _, name := range registry.RegistrationFields {
+		f, ok := fields[name]
+		if !ok {
+			t.Fatalf("RegistrationFields has %q, which this test does not know", name)
+		}
+		b = f(b)
+	}
+	r, err := registry.DecodeRegistration(b)
+	if err != nil || r.Key != "app://o/{id}" || r.MIMEType != "text/plain" || !r.Subscribe || r.Template == nil {
+		t.Fatalf("decoded %+v, %v", r, err)
+	}
+	if p, ok := r.Template.Match("app://o/7"); !ok || p[0].Value != "7" {
+		t.Errorf("decoded template does not match: %v %v", p, ok)
+	}
+}
+
 // The default mimeType, which nearly every registration carries, is decoded
 // as the constant itself, not a copy; any other is a string of its own.
 func TestDecodeDefaultMIMETypeWithoutCopy(t *testing.T) {
