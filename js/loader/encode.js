@@ -198,12 +198,15 @@ let bufPtr = 0;
 /** @type {Uint8Array | null} */
 let bufView = null;
 /**
- * goBuffer returns a view of Go's export buffer with room for n bytes,
- * made anew only when the buffer moved or Go's memory grew (growing detaches
- * the old memory's views: their length becomes 0).
+ * goBuffer returns a view of Go's export buffer with room for n bytes. Go
+ * moves the buffer only when mc_buffer grows it, and the view covers no more
+ * than the buffer's length, so a view that is long enough is still right and
+ * Go is not asked again; unless Go's memory grew, which detaches the old
+ * memory's views (their length becomes 0).
  * @param {number} n
  */
 function goBuffer(n) {
+  if (bufView !== null && bufView.length >= n && bufView.length !== 0) return bufView;
   const p = ex.mc_buffer(n);
   if (p !== bufPtr || !bufView || bufView.length < Math.max(n, 1)) {
     bufPtr = p;

@@ -29,7 +29,7 @@ const host = {
       t = /** @type {Function} */ (r.subscribe).call(r.desc, onChange);
     } catch (e) {
       r.pullOnly = true;
-      r.info.subscribable = false;
+      r.subscribable = false;
       return -hold(e);
     }
     if (typeof t !== "function") return NO_TEARDOWN_BASE + kindOf(t);

@@ -89,7 +89,7 @@ function slice(t, first, count) {
   let i = 0;
   for (const r of t.values()) {
     if (i >= first + count) break;
-    if (i++ >= first) out.push(mcpInfo(r.info));
+    if (i++ >= first) out.push(mcpInfo(r));
   }
   return out;
 }
@@ -206,7 +206,7 @@ function mimeClass(mime) {
  */
 function mcpPrepare(server, req, r, v) {
   try {
-    const cls = r.mimeClass === undefined ? (r.mimeClass = mimeClass(r.info.mimeType)) : r.mimeClass;
+    const cls = r.mimeClass === undefined ? (r.mimeClass = mimeClass(r.mimeType)) : r.mimeClass;
     const bytes = v instanceof ArrayBuffer ? new Uint8Array(v) : ArrayBuffer.isView(v) ? new Uint8Array(v.buffer, v.byteOffset, v.byteLength) : null;
     if (bytes) {
       if (cls !== MIME_OTHER) {

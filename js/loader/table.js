@@ -9,21 +9,35 @@
 // template matching, teardown order and the MCP server.
 
 /**
- * @typedef {object} Registration
+ * @typedef {object} Registration one registerResource call: its descriptor
+ * as read once, and what the table and the pushes keep. It is also what
+ * getResources lists (copied on the way out): uri or uriTemplate, name,
+ * title, description, mimeType, annotations (a copy), subscribable.
+ * @property {number} kind the descriptor's kind (K_OBJECT once valid)
+ * @property {any} desc the descriptor (`this` of get and subscribe)
+ * @property {string | undefined} uri
+ * @property {any} name
+ * @property {any} title
+ * @property {any} description
+ * @property {any} mimeType the default once valid
+ * @property {any} get
+ * @property {any} subscribe
+ * @property {any} annotations the page's, then the copy listed
+ * @property {any} uriTemplate
+ * @property {any} audience
+ * @property {any} priority
+ * @property {any} lastModified
+ * @property {boolean | undefined} subscribable listed for a concrete uri
  * @property {number} id
  * @property {string} key the uri, or the uriTemplate of a template
  * @property {boolean} template
  * @property {string[] | undefined} parts a template split into literal, name, literal, ...
- * @property {any} desc the descriptor (`this` of get and subscribe)
- * @property {Function} get
- * @property {Function | undefined} subscribe
- * @property {any} info what getResources lists (copied on the way out)
  * @property {Function | null} teardown
  * @property {string | null} base the comparison key of the last dispatched value
  * @property {boolean} pullOnly subscribe threw: onChange does nothing
  * @property {boolean} done its unregister was called
  * @property {boolean} current it is the current registration of its key (in its table)
- * @property {number} [mimeClass] how MCP sends its values (mcp.js), once known
+ * @property {number | undefined} mimeClass how MCP sends its values (mcp.js), once known
  */
 
 let lastID = 0;
@@ -37,17 +51,22 @@ const templates = new Map();
 const P = "modelcontext: registerResource: ";
 
 /**
- * snapshot reads every field of a descriptor exactly once, in a fixed order.
- * Every snapshot has the same fields, spelled out rather than looped over,
- * so that V8 reads and writes them at fixed places.
+ * snapshot reads every field of a descriptor exactly once, in a fixed order,
+ * into what becomes its registration (newRegistration completes it). Every
+ * registration has the same fields, spelled out rather than looped over, so
+ * that V8 reads and writes them at fixed places, and listing copies them
+ * from one shape.
  * @param {any} desc
+ * @returns {Registration}
  */
 function snapshot(desc) {
-  /** @type {any} */
+  /** @type {Registration} */
   const s = {
     kind: kindOf(desc), desc, uri: undefined, name: undefined, title: undefined, description: undefined, mimeType: undefined,
     get: undefined, subscribe: undefined, annotations: undefined, uriTemplate: undefined,
-    audience: undefined, priority: undefined, lastModified: undefined,
+    audience: undefined, priority: undefined, lastModified: undefined, subscribable: undefined,
+    id: 0, key: "", template: false, parts: undefined, teardown: null, base: null, pullOnly: false, done: false, current: false,
+    mimeClass: undefined,
   };
   if (s.kind !== K_OBJECT) return s;
   s.uri = read(desc, "uri", "uri");
@@ -88,10 +107,12 @@ function read(o, key, label) {
   }
 }
 
+const SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:./s;
+
 /**
  * validate returns what is wrong with a snapshot, or "". Every message names
  * the field and the uri.
- * @param {any} s
+ * @param {Registration} s
  */
 function validate(s) {
   if (s.kind !== K_OBJECT) return P + "the descriptor must be an object, got " + KIND_NAMES[s.kind];
@@ -103,39 +124,48 @@ function validate(s) {
   if (id === undefined) return P + '"uri" is required (a string like "state://cart")';
   if (typeof id !== "string") return P + `"${key}" must be a string, got ${typeName(id)}`;
   if (id === "") return P + `"${key}" must not be empty`;
-  if (!/^[A-Za-z][A-Za-z0-9+.-]*:./s.test(id)) return P + `"${key}" "${id}" has no scheme; write it like "state://cart"`;
-  /** @param {string} field @param {string} what */
-  const bad = (field, what) => P + `"${field}" ${what} (${key} "${id}")`;
-  if (key === "uri" && s.uriTemplate !== undefined) return bad("uriTemplate", 'must not be given together with "uri"');
+  if (!SCHEME.test(id)) return P + `"${key}" "${id}" has no scheme; write it like "state://cart"`;
+  if (key === "uri" && s.uriTemplate !== undefined) return bad(key, id, "uriTemplate", 'must not be given together with "uri"');
   if (key === "uriTemplate") {
     const parts = splitTemplate(id);
     if (typeof parts === "string") return P + `"uriTemplate" "${id}" ${parts}`;
-    if (s.subscribe !== undefined) return bad("subscribe", "is not supported with a uriTemplate: templates are read on demand; register a concrete uri to push it");
+    if (s.subscribe !== undefined) return bad(key, id, "subscribe", "is not supported with a uriTemplate: templates are read on demand; register a concrete uri to push it");
   }
-  if (s.name === undefined) return bad("name", "is required");
-  if (typeof s.name !== "string") return bad("name", "must be a string, got " + typeName(s.name));
-  if (s.name === "") return bad("name", "must not be empty");
-  if (s.get === undefined) return bad("get", "is required, a function that returns the current value");
-  if (typeof s.get !== "function") return bad("get", "must be a function, got " + typeName(s.get));
-  if (s.subscribe !== undefined && typeof s.subscribe !== "function") return bad("subscribe", "must be a function, got " + typeName(s.subscribe));
-  for (const f of ["title", "description", "mimeType"]) {
-    if (s[f] !== undefined && typeof s[f] !== "string") return bad(f, "must be a string, got " + typeName(s[f]));
-  }
+  if (s.name === undefined) return bad(key, id, "name", "is required");
+  if (typeof s.name !== "string") return bad(key, id, "name", "must be a string, got " + typeName(s.name));
+  if (s.name === "") return bad(key, id, "name", "must not be empty");
+  if (s.get === undefined) return bad(key, id, "get", "is required, a function that returns the current value");
+  if (typeof s.get !== "function") return bad(key, id, "get", "must be a function, got " + typeName(s.get));
+  if (s.subscribe !== undefined && typeof s.subscribe !== "function") return bad(key, id, "subscribe", "must be a function, got " + typeName(s.subscribe));
+  if (s.title !== undefined && typeof s.title !== "string") return bad(key, id, "title", "must be a string, got " + typeName(s.title));
+  if (s.description !== undefined && typeof s.description !== "string") return bad(key, id, "description", "must be a string, got " + typeName(s.description));
+  if (s.mimeType !== undefined && typeof s.mimeType !== "string") return bad(key, id, "mimeType", "must be a string, got " + typeName(s.mimeType));
   if (s.annotations === undefined) return "";
-  if (kindOf(s.annotations) !== K_OBJECT) return bad("annotations", "must be an object, got " + typeName(s.annotations));
+  if (kindOf(s.annotations) !== K_OBJECT) return bad(key, id, "annotations", "must be an object, got " + typeName(s.annotations));
   if (s.audience !== undefined) {
-    if (kindOf(s.audience) !== K_ARRAY) return bad("annotations.audience", "must be an array, got " + typeName(s.audience));
+    if (kindOf(s.audience) !== K_ARRAY) return bad(key, id, "annotations.audience", "must be an array, got " + typeName(s.audience));
     for (let i = 0; i < s.audience.length; i++) {
-      if (s.audience[i] !== "user" && s.audience[i] !== "assistant") return bad(`annotations.audience[${i}]`, 'must be "user" or "assistant"');
+      if (s.audience[i] !== "user" && s.audience[i] !== "assistant") return bad(key, id, `annotations.audience[${i}]`, 'must be "user" or "assistant"');
     }
   }
   if (s.priority !== undefined && !(typeof s.priority === "number" && s.priority >= 0 && s.priority <= 1)) {
-    return bad("annotations.priority", "must be a number from 0 to 1");
+    return bad(key, id, "annotations.priority", "must be a number from 0 to 1");
   }
   if (s.lastModified !== undefined && !(typeof s.lastModified === "string" && isISODate(s.lastModified))) {
-    return bad("annotations.lastModified", "must be an ISO 8601 date string");
+    return bad(key, id, "annotations.lastModified", "must be an ISO 8601 date string");
   }
   return "";
+}
+
+/**
+ * bad is the message for a field of the descriptor of key "id".
+ * @param {string} key "uri" or "uriTemplate"
+ * @param {string} id
+ * @param {string} field
+ * @param {string} what
+ */
+function bad(key, id, field, what) {
+  return P + `"${field}" ${what} (${key} "${id}")`;
 }
 
 /**
@@ -171,30 +201,21 @@ function isISODate(t) {
 }
 
 /**
- * newRegistration makes the registration of a valid snapshot.
- * @param {any} s
- * @returns {Registration}
+ * newRegistration completes the registration of a valid snapshot.
+ * @param {Registration} s
  */
 function newRegistration(s) {
   const template = s.uri === undefined;
-  const key = template ? s.uriTemplate : s.uri;
-  const mimeType = s.mimeType === undefined ? DEFAULT_MIME_TYPE : s.mimeType;
-  /** @type {any} */
-  let annotations;
+  s.id = ++lastID;
+  s.key = template ? s.uriTemplate : s.uri;
+  s.template = template;
+  if (template) s.parts = /** @type {string[]} */ (splitTemplate(s.key));
+  else s.subscribable = s.subscribe !== undefined;
+  if (s.mimeType === undefined) s.mimeType = DEFAULT_MIME_TYPE;
   if (s.annotations !== undefined) {
-    annotations = { audience: undefined, priority: s.priority, lastModified: s.lastModified };
-    if (s.audience !== undefined) annotations.audience = s.audience.slice();
+    s.annotations = { audience: s.audience === undefined ? undefined : s.audience.slice(), priority: s.priority, lastModified: s.lastModified };
   }
-  // Every info of a table has the same fields, absent ones undefined (the
-  // copies leave those out), so that listing reads them at fixed places.
-  const info = template
-    ? { uriTemplate: key, name: s.name, title: s.title, description: s.description, mimeType, annotations }
-    : { uri: key, name: s.name, title: s.title, description: s.description, mimeType, annotations, subscribable: s.subscribe !== undefined };
-  return {
-    id: ++lastID, key, template, parts: template ? /** @type {string[]} */ (splitTemplate(key)) : undefined,
-    desc: s.desc, get: s.get, subscribe: s.subscribe, info, teardown: null, base: null, pullOnly: false, done: false, current: false,
-    mimeClass: undefined,
-  };
+  return s;
 }
 
 /** @param {Registration} r */
@@ -249,7 +270,7 @@ function registrationField(r, name) {
     case "key":
       return r.key;
     case "mimeType":
-      return r.info.mimeType;
+      return r.mimeType;
     case "subscribe":
       return r.subscribe !== undefined;
     case "template":
@@ -267,12 +288,9 @@ function list(t) {
   const out = new Array(t.size);
   let i = 0;
   if (t === resources) {
-    for (const r of t.values()) {
-      const info = r.info;
-      out[i++] = copyRest(info, { uri: info.uri, name: info.name });
-    }
+    for (const r of t.values()) out[i++] = copyRest(r, { uri: r.uri, name: r.name });
   } else {
-    for (const r of t.values()) out[i++] = copyInfo(r.info);
+    for (const r of t.values()) out[i++] = copyInfo(r);
   }
   return out;
 }
