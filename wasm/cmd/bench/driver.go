@@ -299,7 +299,11 @@ func (d *driver) measureReady(n, maxN int) (*Ready, error) {
 	var pairedCPU []float64
 	cpus := map[string][]float64{} // main-thread CPU ms until ready
 	for i := -1; i < n || i < maxN && unsettled(paired, maxReadyRatio); i++ {
-		d.logf("start-up round %d/%d", i+1, n)
+		if i < n {
+			d.logf("start-up round %d/%d", i+1, n)
+		} else {
+			d.logf("start-up round %d (added: the verdict is uncertain; at most %d)", i+1, maxN)
+		}
 		got, gotCPU := map[string]float64{}, map[string]float64{}
 		for k := range order {
 			impl := order[(k+max(i, 0))%len(order)]
