@@ -7,7 +7,9 @@
 //                               implementation's `ready` resolved
 //   Bench.timing()              that time and the resource timings behind it
 //   Bench.setup(set)            registers the resources of a workload set:
-//                               "main" (a few resources) or "list" (1,000)
+//                               "main" (a few resources), "seam" (the same,
+//                               in the seam's floor: see wasm/cmd/bench/seam.go)
+//                               or "list" (1,000)
 //   Bench.run(workload, ops)    runs one timed batch of ops operations and
 //                               returns {ms, ops}; it throws if the
 //                               implementation did not do what was asked
@@ -134,7 +136,7 @@
   B.setup = (set) => {
     if (impl === 'bare') return { crossing: typeof globalThis.bareNoop };
     if (impl === 'floor') return { exports: Object.keys(window.floor.exports).filter((k) => k.startsWith('floor_')) };
-    if (set === 'main') {
+    if (set === 'main' || set === 'seam') {
       source('small', 'bench://push/small', 40);
       source('10k', 'bench://push/10k', 10_000);
       source('100k', 'bench://push/100k', 100_000);
