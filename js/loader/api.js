@@ -27,25 +27,109 @@ function registerResource(descriptor) {
     if (r.done) return;
     r.done = true;
     if (state === FAILED || !leave(r)) return;
-    if (state === READY) internal(ex.mc_unregister(r.id, debugOn()));
+    if (state === READY) unregisterInGo(r);
     else queue.push({ op: "unregister", r });
   };
 }
 
+// The lifecycle of a registration is the loader's: Go is told of a
+// registration (mc_register) and of its end (mc_unregister) and calls
+// nothing of the page's for it. Around those calls the loader runs the
+// teardown of a replaced registration before the new subscribe, calls
+// subscribe while the registration is still the current one, and fires
+// resourcelistchanged once per call, as the contract says.
+
 /**
- * registerInGo tells Go that r, already in the table, replaces old.
+ * registerInGo tells Go that r, already in the table, replaces old, then
+ * runs old's teardown, subscribes r and fires resourcelistchanged.
  * @param {Registration} r
  * @param {Registration | undefined} old
  */
 function registerInGo(r, old) {
   regs.set(r.id, r);
-  const code = ex.mc_register(r.id, old ? old.id : 0, encodeRegistration(r), debugOn());
-  if (code < 0) {
+  if (ex.mc_register(r.id, old ? old.id : 0, encodeRegistration(r)) < 0) {
     regs.delete(r.id);
     leave(r);
     if (old) enter(old);
     throw new Error(lastError);
   }
+  if (old) retire(old);
+  // A teardown may have replaced or unregistered r: then it is not subscribed.
+  if (r.subscribe !== undefined && r.current) startSubscription(r);
+  if (debugOn()) debugLine((old ? 'replaced "' : 'registered "') + r.key + '"');
+  listChanged();
+}
+
+/**
+ * unregisterInGo tells Go that r, already out of the table, is gone, then
+ * runs its teardown and fires resourcelistchanged.
+ * @param {Registration} r
+ */
+function unregisterInGo(r) {
+  internal(ex.mc_unregister(r.id));
+  retire(r);
+  if (debugOn()) debugLine('unregistered "' + r.key + '"');
+  listChanged();
+}
+
+/**
+ * startSubscription calls r's subscribe with its onChange and keeps the
+ * teardown it returns.
+ * @param {Registration} r
+ */
+function startSubscription(r) {
+  const onChange = () => push(r);
+  let t;
+  try {
+    t = /** @type {Function} */ (r.subscribe).call(r.desc, onChange);
+  } catch (e) {
+    r.pullOnly = true;
+    r.subscribable = false;
+    console.error(`modelcontext: subscribe() of "${r.key}" threw; the resource stays registered as pull-only:`, e);
+    return;
+  }
+  if (typeof t !== "function") {
+    console.warn(`modelcontext: subscribe() of "${r.key}" returned ${typeName(t)}, not a teardown function; this subscription can never be torn down and leaks`);
+    return;
+  }
+  if (r.current) r.teardown = t;
+  else runTeardown(r, t); // replaced or unregistered from inside its own subscribe
+}
+
+/**
+ * retire forgets r, which Go no longer knows, and runs its teardown.
+ * @param {Registration} r
+ */
+function retire(r) {
+  regs.delete(r.id);
+  const t = r.teardown;
+  if (t === null) return;
+  r.teardown = null;
+  runTeardown(r, t);
+}
+
+/**
+ * @param {Registration} r
+ * @param {Function} t
+ */
+function runTeardown(r, t) {
+  if (debugOn()) debugLine('teardown of "' + r.key + '"');
+  try {
+    t();
+  } catch (e) {
+    console.error(`modelcontext: the teardown of "${r.key}" threw:`, e);
+  }
+}
+
+// listChanged fires resourcelistchanged, then tells the MCP servers.
+function listChanged() {
+  dispatch("resourcelistchanged", { resources: list(resources) });
+  if (mcpServers.size > 0) internal(ex.mc_list_changed());
+}
+
+/** @param {string} msg */
+function debugLine(msg) {
+  console.debug("[modelcontext] " + msg);
 }
 
 function getResources() {
@@ -135,7 +219,7 @@ function replay() {
           registerInGo(q.r, enter(q.r));
           break;
         case "unregister":
-          if (leave(q.r)) internal(ex.mc_unregister(q.r.id, debugOn()));
+          if (leave(q.r)) unregisterInGo(q.r);
           break;
         case "read":
           readNow(q.uri).then(q.resolve, q.reject);

@@ -20,38 +20,6 @@ let lastError = ""; // the message of the error Go asked the loader to throw
 let started = false; // main has called ready
 
 const host = {
-  // func hostSubscribe(id int32) int32
-  subscribe(/** @type {number} */ id) {
-    const r = /** @type {Registration} */ (regs.get(id));
-    const onChange = () => push(r);
-    let t;
-    try {
-      t = /** @type {Function} */ (r.subscribe).call(r.desc, onChange);
-    } catch (e) {
-      r.pullOnly = true;
-      r.subscribable = false;
-      return -hold(e);
-    }
-    if (typeof t !== "function") return NO_TEARDOWN_BASE + kindOf(t);
-    r.teardown = t;
-    // Retired from inside its own subscribe (replaced, or unregistered):
-    // Go retires it again, now that there is a teardown to run.
-    if (regs.get(id) !== r) regs.set(id, r);
-    return SUBSCRIBE_TEARDOWN;
-  },
-  // func hostRetire(id int32) int32
-  retire(/** @type {number} */ id) {
-    const r = regs.get(id);
-    regs.delete(id);
-    if (r && r.teardown) {
-      try {
-        r.teardown();
-      } catch (e) {
-        return hold(e);
-      }
-    }
-    return 0;
-  },
   // func hostGet(id, push int32) int32
   get(/** @type {number} */ id, /** @type {number} */ push) {
     const r = /** @type {Registration} */ (regs.get(id));
@@ -104,10 +72,6 @@ const host = {
   // func hostRelease(v int32)
   release(/** @type {number} */ h) {
     release(h);
-  },
-  // func hostListChanged()
-  listChanged() {
-    dispatch("resourcelistchanged", { resources: list(resources) });
   },
   // func hostWarn(msg string)
   warn(/** @type {number} */ p, /** @type {number} */ n) {
@@ -219,7 +183,7 @@ function imports() {
       }
     };
   }
-  // The calls of a push and of a registration get wrappers of their own:
+  // The calls of a push get wrappers of their own:
   // the shared one above is one function for all, so V8 never inlines the
   // call it makes (measured: 4-6% of a small push and of a handler
   // delivery).
@@ -237,15 +201,6 @@ function imports() {
   };
   o.release = (/** @type {number} */ v) => {
     try { return host.release(v); } catch (err) { return fault("release", err); }
-  };
-  o.subscribe = (/** @type {number} */ id) => {
-    try { return host.subscribe(id); } catch (err) { return fault("subscribe", err); }
-  };
-  o.retire = (/** @type {number} */ id) => {
-    try { return host.retire(id); } catch (err) { return fault("retire", err); }
-  };
-  o.listChanged = () => {
-    try { return host.listChanged(); } catch (err) { return fault("listChanged", err); }
   };
   return o;
 }

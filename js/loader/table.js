@@ -4,9 +4,10 @@
 // runtime has started: it reads and validates each descriptor once, assigns
 // the registration its ID, keeps the list in registration order (a
 // replacement keeps its place), knows which registration is the current one
-// of a uri, and looks concrete uris up. Go is told what happened and decides
-// everything after: pushes, de-duplication, delivery, subscriptions,
-// template matching, teardown order and the MCP server.
+// of a uri, and looks concrete uris up; api.js runs each registration's
+// lifecycle (subscribe, teardowns, resourcelistchanged). Go is told what
+// happened and decides everything after: pushes, de-duplication, delivery,
+// consumer subscriptions, template matching and the MCP server.
 
 /**
  * @typedef {object} Registration one registerResource call: its descriptor
@@ -271,8 +272,6 @@ function registrationField(r, name) {
       return r.key;
     case "mimeType":
       return r.mimeType;
-    case "subscribe":
-      return r.subscribe !== undefined;
     case "template":
       return r.parts;
   }

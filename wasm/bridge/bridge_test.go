@@ -43,43 +43,42 @@ func put(f fields) int32 {
 	return int32(copy(in, f))
 }
 
-func resource(uri string, subscribe bool) int32 {
-	return put(fields{}.Str(uri).Str("application/json").Bool(subscribe).Kind(registry.KindUndefined))
+func resource(uri string) int32 {
+	return put(fields{}.Str(uri).Str("application/json").Kind(registry.KindUndefined))
 }
 
 func TestRegisterAndPushThroughTheHost(t *testing.T) {
 	h := fakeHost(t)
-	answer(h, "subscribe", 16+int(registry.KindNumber)) // subscribe returned a number
-	if code := mcRegister(1, 0, resource("state://a", true), 0); code != 0 {
+	if code := mcRegister(1, 0, resource("state://a")); code != 0 {
 		t.Fatalf("mc_register = %d, error %q", code, h.Get("lastError"))
 	}
-	want := `subscribe(1) warn(modelcontext: subscribe() of "state://a" returned number, not a teardown function; this subscription can never be torn down and leaks) listChanged()`
-	if got := take(h); got != want {
-		t.Errorf("register calls\n got %s\nwant %s", got, want)
+	// The lifecycle (subscribe, resourcelistchanged) is the loader's.
+	if got := take(h); got != "" {
+		t.Errorf("register called out: %s", got)
 	}
 	answer(h, "get", 5)
 	answer(h, "compare", int(registry.KeyDifferent))
 	mcPush(1, 1)
 	answer(h, "compare", int(registry.KeySame))
 	mcPush(1, 0)
-	want = `get(1,1) compare(1,5) debug([modelcontext] resource "state://a" changed) dispatch(1,5) release(5) get(1,2) compare(1,5) release(5)`
+	want := `get(1,1) compare(1,5) debug([modelcontext] resource "state://a" changed) dispatch(1,5) release(5) get(1,2) compare(1,5) release(5)`
 	if got := take(h); got != want {
 		t.Errorf("push calls\n got %s\nwant %s", got, want)
 	}
-	if code := mcUnregister(1, 0); code != 0 || take(h) != "retire(1) listChanged()" {
+	if code := mcUnregister(1); code != 0 || take(h) != "" {
 		t.Errorf("unregister: %d", code)
 	}
 }
 
 func TestAMalformedRegistrationIsAnInternalError(t *testing.T) {
 	h := fakeHost(t)
-	if code := mcRegister(1, 0, put(fields{}.Num(1)), 0); code != -1 {
+	if code := mcRegister(1, 0, put(fields{}.Num(1))); code != -1 {
 		t.Fatalf("mc_register of garbage = %d, want -1", code)
 	}
 	if got := h.Get("lastError").String(); !strings.Contains(got, "modelcontext: internal error in registerResource") || !strings.Contains(got, "malformed") {
 		t.Errorf("error = %q", got)
 	}
-	if code := mcRegister(1, 7, resource("state://a", false), 0); code != -1 {
+	if code := mcRegister(1, 7, resource("state://a")); code != -1 {
 		t.Errorf("replacing an unknown registration = %d, want -1", code)
 	}
 }
@@ -89,7 +88,7 @@ func TestAMalformedRegistrationIsAnInternalError(t *testing.T) {
 // of the push instead of a silent suppression, and the registry goes on.
 func TestAThrowingHostFailsOutOfBand(t *testing.T) {
 	h := fakeHost(t)
-	mcRegister(1, 0, resource("state://a", false), 0)
+	mcRegister(1, 0, resource("state://a"))
 	answer(h, "get", 3)
 	answer(h, "compare", int(registry.KeyDifferent))
 	h.Set("throwIn", "compare")
@@ -110,8 +109,8 @@ func TestAThrowingHostFailsOutOfBand(t *testing.T) {
 
 func TestTemplatesMatchWithParameters(t *testing.T) {
 	h := fakeHost(t)
-	n := put(fields{}.Str("app://orders/{id}").Str("application/json").Bool(false).Strings("app://orders/", "id", ""))
-	if code := mcRegister(1, 0, n, 0); code != 0 {
+	n := put(fields{}.Str("app://orders/{id}").Str("application/json").Strings("app://orders/", "id", ""))
+	if code := mcRegister(1, 0, n); code != 0 {
 		t.Fatalf("mc_register = %d: %s", code, h.Get("lastError"))
 	}
 	take(h)
@@ -136,7 +135,7 @@ func TestTheBufferKeepsWhatItHeldWhenItGrows(t *testing.T) {
 
 func TestAnMCPRequestThroughTheBridge(t *testing.T) {
 	h := fakeHost(t)
-	mcRegister(1, 0, resource("state://a", false), 0)
+	mcRegister(1, 0, resource("state://a"))
 	take(h)
 	opts := put(fields{}.Kind(registry.KindObject).Str("test").Kind(registry.KindUndefined).Kind(registry.KindUndefined).
 		Kind(registry.KindUndefined).Kind(registry.KindUndefined).Kind(registry.KindUndefined).Str("http://page"))

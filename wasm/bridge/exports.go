@@ -58,12 +58,12 @@ func mcBuffer(n int32) unsafe.Pointer {
 
 // mc_register adds registration id, which replaces registration replaces
 // (or 0); the buffer holds its fields (registry.RegistrationFields, n bytes).
-// It returns 0, or -1 after handing the loader the error's message.
+// It returns 0, or -1 after handing the loader the error's message. It calls
+// nothing of the page's: the loader runs the lifecycle around it.
 //
 //go:wasmexport mc_register
-func mcRegister(id, replaces, n, debug int32) (code int32) {
+func mcRegister(id, replaces, n int32) (code int32) {
 	defer recoverEntry("registerResource", &code)
-	reg.SetDebug(debug != 0)
 	r, err := registry.DecodeRegistration(in[:n])
 	if err == nil {
 		err = reg.Register(registry.ID(id), registry.ID(replaces), r)
@@ -74,11 +74,23 @@ func mcRegister(id, replaces, n, debug int32) (code int32) {
 	return 0
 }
 
+// mc_unregister removes registration id and ends the consumer subscriptions
+// of its uri.
+//
 //go:wasmexport mc_unregister
-func mcUnregister(id, debug int32) (code int32) {
+func mcUnregister(id int32) (code int32) {
 	defer recoverEntry("unregister", &code)
-	reg.SetDebug(debug != 0)
 	reg.Unregister(registry.ID(id))
+	return 0
+}
+
+// mc_list_changed tells the MCP servers that the list of resources changed;
+// the loader calls it after resourcelistchanged, while a server runs.
+//
+//go:wasmexport mc_list_changed
+func mcListChanged() (code int32) {
+	defer recoverEntry("resourcelistchanged", &code)
+	reg.ListChanged()
 	return 0
 }
 

@@ -14,25 +14,6 @@ import (
 // directly, not through a wrapper that copies the (empty) value.
 type jsHost struct{}
 
-func (*jsHost) Subscribe(id registry.ID) (registry.SubscribeStatus, registry.Kind, registry.Value) {
-	n := hostSubscribe(int32(id))
-	checkFault("subscribe")
-	switch {
-	case n < 0:
-		return registry.SubscribeThrew, 0, registry.Value(-n)
-	case n >= seam.NoTeardownBase:
-		return registry.SubscribeNoTeardown, registry.Kind(n - seam.NoTeardownBase), 0
-	default:
-		return registry.SubscribeTeardown, 0, 0
-	}
-}
-
-func (*jsHost) Retire(id registry.ID) registry.Value {
-	v := hostRetire(int32(id))
-	checkFault("retire")
-	return registry.Value(v)
-}
-
 func (*jsHost) Get(id registry.ID, push uint32) (registry.GetStatus, registry.Value) {
 	n := hostGet(int32(id), int32(push))
 	checkFault("get")
@@ -73,11 +54,6 @@ func (*jsHost) Release(v registry.Value) {
 		hostRelease(int32(v))
 		checkFault("release")
 	}
-}
-
-func (*jsHost) ListChanged() {
-	hostListChanged()
-	checkFault("listChanged")
 }
 
 func (*jsHost) Warn(msg string) {

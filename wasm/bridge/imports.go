@@ -14,12 +14,6 @@ import "unsafe"
 // frames would unwind them without running deferred calls) and reports it
 // out of band, through fault: see checkFault.
 
-//go:wasmimport modelcontext subscribe
-func hostSubscribe(id int32) int32
-
-//go:wasmimport modelcontext retire
-func hostRetire(id int32) int32
-
 //go:wasmimport modelcontext get
 func hostGet(id, push int32) int32
 
@@ -37,9 +31,6 @@ func hostEndSubscription(sub int32)
 
 //go:wasmimport modelcontext release
 func hostRelease(v int32)
-
-//go:wasmimport modelcontext listChanged
-func hostListChanged()
 
 //go:wasmimport modelcontext warn
 func hostWarn(msg string)

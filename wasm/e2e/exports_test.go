@@ -22,9 +22,9 @@ const start = I.stats();
 // a console error; 'quiet': an ID nothing has (e.g. a late result for a
 // resource unregistered since), which may be ignored silently (0).
 const calls = [
-  ['mc_register(1000, 0, 1e9, 0)', () => ex.mc_register(1000, 0, 1e9, 0), 'error'],
-  ['mc_register(1000, 0, -5, 0)', () => ex.mc_register(1000, 0, -5, 0), 'error'],
-  ['mc_register(1000, 0, 0, 0): no fields', () => ex.mc_register(1000, 0, 0, 0), 'error'],
+  ['mc_register(1000, 0, 1e9)', () => ex.mc_register(1000, 0, 1e9), 'error'],
+  ['mc_register(1000, 0, -5)', () => ex.mc_register(1000, 0, -5), 'error'],
+  ['mc_register(1000, 0, 0): no fields', () => ex.mc_register(1000, 0, 0), 'error'],
   ['mc_match(-5)', () => ex.mc_match(-5), 'error'],
   ['mc_match(2**31-1)', () => ex.mc_match(2 ** 31 - 1), 'error'],
   ['mc_match(1e9)', () => ex.mc_match(1e9), 'error'],
@@ -32,8 +32,9 @@ const calls = [
   ['mc_subscribe(1e9)', () => ex.mc_subscribe(1e9), 'quiet'],
   ['mc_unsubscribe(123456)', () => ex.mc_unsubscribe(123456), 'quiet'],
   ['mc_unsubscribe(-1)', () => ex.mc_unsubscribe(-1), 'quiet'],
-  ['mc_unregister(-1, 0)', () => ex.mc_unregister(-1, 0), 'quiet'],
-  ['mc_unregister(1e9, 1)', () => ex.mc_unregister(1e9, 1), 'quiet'],
+  ['mc_unregister(-1)', () => ex.mc_unregister(-1), 'quiet'],
+  ['mc_unregister(1e9)', () => ex.mc_unregister(1e9), 'quiet'],
+  ['mc_list_changed()', () => ex.mc_list_changed(), 'quiet'],
   ['mc_push(999999, 0)', () => ex.mc_push(999999, 0), 'quiet'],
   ['mc_push(-7, 1)', () => ex.mc_push(-7, 1), 'quiet'],
   ['mc_settle(unknown id, push 1, no value)', () => ex.mc_settle(999999, 1, 0, 1, 0), 'quiet'],

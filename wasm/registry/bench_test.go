@@ -100,7 +100,7 @@ func BenchmarkMatch(b *testing.B) {
 func BenchmarkRegisterUnregisterNop(b *testing.B) {
 	r := registry.New(nopHost{})
 	id := registry.ID(0)
-	reg := registry.Registration{Key: "bench://cycle", MIMEType: registry.DefaultMIMEType, Subscribe: true}
+	reg := registry.Registration{Key: "bench://cycle", MIMEType: registry.DefaultMIMEType}
 	b.ReportAllocs()
 	for b.Loop() {
 		id++
@@ -113,7 +113,7 @@ func BenchmarkRegisterUnregisterNop(b *testing.B) {
 
 // BenchmarkDecodeRegistration decodes a concrete resource's registration.
 func BenchmarkDecodeRegistration(b *testing.B) {
-	enc := registrytest.Fields{}.Str("bench://cycle").Str(registry.DefaultMIMEType).Bool(true).Kind(registry.KindUndefined)
+	enc := registrytest.Fields{}.Str("bench://cycle").Str(registry.DefaultMIMEType).Kind(registry.KindUndefined)
 	b.ReportAllocs()
 	for b.Loop() {
 		if _, err := registry.DecodeRegistration(enc); err != nil {

@@ -3,8 +3,9 @@
 //
 // It decides what every push does (de-duplication against the last dispatched
 // value, fail-open, dropping late asynchronous results), delivers pushes to
-// the page's consumers in order, keeps the consumer subscriptions, tears
-// registrations down in the right order, and matches URI templates. It never
+// the page's consumers in order, keeps the consumer subscriptions (which
+// survive a replacement of their resource and end with its unregistration),
+// and matches URI templates. It never
 // touches JavaScript: page values, errors and functions stay on the
 // JavaScript side, addressed by small integer handles, and everything only
 // JavaScript can do (call a getter, compute a comparison key, dispatch an
@@ -18,9 +19,13 @@
 // readResource before the Go runtime has started, so it owns the
 // registration table: it reads and validates each descriptor, assigns its
 // [ID], keeps the list in registration order, knows which registration is the
-// current one for a uri, and looks concrete uris up. It tells the registry
-// what happened ([Registry.Register] names the registration a new one
-// replaces) and the registry trusts it.
+// current one for a uri, and looks concrete uris up. It also runs each
+// registration's lifecycle: it calls subscribe, runs teardowns (the old one
+// before the new subscribe when a uri is registered again) and fires
+// resourcelistchanged, so that registering and unregistering cost one call
+// into Go each and no call out. It tells the registry what happened
+// ([Registry.Register] names the registration a new one replaces) and the
+// registry trusts it.
 //
 // # Threading
 //

@@ -92,7 +92,7 @@ func TestTeardownOfARegistrationReplacedInsideItsSubscribeRuns(t *testing.T) {
 func TestRegisterAndUnregisterAllocateNothingOnceWarm(t *testing.T) {
 	r := registry.New(nopHost{})
 	id := registry.ID(0)
-	reg := registry.Registration{Key: "state://cycle", MIMEType: registry.DefaultMIMEType, Subscribe: true}
+	reg := registry.Registration{Key: "state://cycle", MIMEType: registry.DefaultMIMEType}
 	cycle := func() {
 		id++
 		if err := r.Register(id, 0, reg); err != nil {
@@ -112,10 +112,6 @@ func TestRegisterAndUnregisterAllocateNothingOnceWarm(t *testing.T) {
 // nopHost is a host that does nothing and allocates nothing.
 type nopHost struct{}
 
-func (nopHost) Subscribe(registry.ID) (registry.SubscribeStatus, registry.Kind, registry.Value) {
-	return registry.SubscribeTeardown, 0, 0
-}
-func (nopHost) Retire(registry.ID) registry.Value { return 0 }
 func (nopHost) Get(registry.ID, uint32) (registry.GetStatus, registry.Value) {
 	return registry.GetValue, 1
 }
@@ -124,7 +120,6 @@ func (nopHost) Release(registry.Value)                                 {}
 func (nopHost) Dispatch(registry.ID, registry.Value)                   {}
 func (nopHost) Deliver(registry.SubID, registry.Value) registry.Value  { return 0 }
 func (nopHost) EndSubscription(registry.SubID)                         {}
-func (nopHost) ListChanged()                                           {}
 func (nopHost) Warn(string)                                            {}
 func (nopHost) Error(string, registry.Value)                           {}
 func (nopHost) Debug(string)                                           {}

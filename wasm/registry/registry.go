@@ -29,27 +29,9 @@ const (
 	KeyNone                       // no key can be computed (cycle, BigInt, throwing toJSON): dispatched, the baseline dropped
 )
 
-// SubscribeStatus says what calling a descriptor's subscribe gave.
-type SubscribeStatus uint8
-
-const (
-	SubscribeTeardown   SubscribeStatus = iota // returned a teardown function
-	SubscribeNoTeardown                        // returned something else; the kind says what
-	SubscribeThrew                             // threw; the handle holds the error
-)
-
-// Page runs the page's own functions of a registration.
+// Page runs the page's own functions of a registration. (Its subscribe and
+// teardown are the loader's to call: it owns a registration's lifecycle.)
 type Page interface {
-	// Subscribe calls the subscribe function of id with an onChange that
-	// calls Registry.Push(id) while id is the current registration of its
-	// uri and subscribe has not thrown.
-	Subscribe(id ID) (SubscribeStatus, Kind, Value)
-	// Retire runs the teardown of id, if it has one, and forgets id. It
-	// returns the error the teardown threw, or 0. When id is retired while
-	// its Subscribe runs (replaced or unregistered from inside subscribe),
-	// and Subscribe then returns SubscribeTeardown, the host must know id
-	// again: the registry retires it a second time, to run that teardown.
-	Retire(id ID) Value
 	// Get calls the getter of id. For GetPending the host later calls
 	// Registry.Settle(id, push, ...).
 	Get(id ID, push uint32) (GetStatus, Value)
@@ -75,8 +57,6 @@ type Consumers interface {
 	Deliver(sub SubID, v Value) Value
 	// EndSubscription forgets the handler of sub.
 	EndSubscription(sub SubID)
-	// ListChanged fires resourcelistchanged.
-	ListChanged()
 }
 
 // Console reports to the page's console. Error appends the value v.
@@ -102,7 +82,6 @@ type entry struct {
 	template  *Template  // nil for a concrete resource
 	consumers *consumers // the uri's consumer subscriptions; shared with the registrations it replaced
 	live      bool       // the current registration of its uri (in byID)
-	teardown  bool       // subscribe returned a teardown function
 	pushes    uint32     // onChange calls so far
 	handled   uint32     // the newest push whose result was dispatched or suppressed
 }
@@ -163,16 +142,10 @@ func (r *Registry) Unwatch(w Watcher) {
 	}
 }
 
-// listChanged fires resourcelistchanged, then tells the watchers. It is
-// small enough to be inlined where a list changes.
-func (r *Registry) listChanged() {
-	r.host.ListChanged()
-	if len(r.watchers) > 0 {
-		r.watchersListChanged()
-	}
-}
-
-func (r *Registry) watchersListChanged() {
+// ListChanged tells the watchers that the list of resources changed. The
+// loader calls it after it fired resourcelistchanged, when an MCP server
+// watches.
+func (r *Registry) ListChanged() {
 	for _, w := range r.watchers {
 		w.ListChanged()
 	}
@@ -184,11 +157,11 @@ func (r *Registry) watchersListChanged() {
 var ErrRegistration error = wireError("registry: inconsistent registration")
 
 // Register adds registration id. When replaces is not 0 it is the current
-// registration of the same key, which id replaces in place: its teardown
-// runs first, the new registration starts with no baseline, consumer
-// subscriptions of the uri stay, and a template keeps its place in the
-// matching order. Then subscribe is called (when the descriptor has one) and
-// resourcelistchanged fires.
+// registration of the same key, which id replaces in place: the new
+// registration starts with no baseline, consumer subscriptions of the uri
+// stay, and a template keeps its place in the matching order. The loader
+// runs the lifecycle around it (the old teardown, subscribe,
+// resourcelistchanged); Register calls nothing of the page's.
 func (r *Registry) Register(id, replaces ID, reg Registration) error {
 	var old *entry
 	if replaces != 0 {
@@ -199,30 +172,19 @@ func (r *Registry) Register(id, replaces ID, reg Registration) error {
 		return ErrRegistration
 	}
 	e := r.newEntry(id, reg)
-	uri := e.uri
 	r.byID.put(e)
-	if old != nil {
-		r.byID.delete(old.id)
-		old.live = false
-		e.consumers = old.consumers
+	if old == nil {
 		if e.template != nil {
-			r.templates[indexOf(r.templates, old)] = e
+			r.templates = append(r.templates, e)
 		}
-		r.retire(old.id, old.uri, old.teardown)
-	} else if e.template != nil {
-		r.templates = append(r.templates, e)
+		return nil
 	}
-	// The old teardown may have replaced or unregistered this registration
-	// (registering the uri once more): then it is gone, and not subscribed.
-	if reg.Subscribe && e.id == id && e.live {
-		r.subscribe(e)
+	r.byID.delete(old.id)
+	old.live = false
+	e.consumers = old.consumers
+	if e.template != nil {
+		r.templates[indexOf(r.templates, old)] = e
 	}
-	if old != nil {
-		r.debug(`replaced "`, uri, `"`)
-	} else {
-		r.debug(`registered "`, uri, `"`)
-	}
-	r.listChanged()
 	return nil
 }
 
@@ -266,41 +228,9 @@ func (r *Registry) recycle(e *entry) {
 	}
 }
 
-func (r *Registry) subscribe(e *entry) {
-	id, uri := e.id, e.uri
-	status, kind, v := r.host.Subscribe(id)
-	switch status {
-	case SubscribeTeardown:
-		if e.id == id && e.live {
-			e.teardown = true
-		} else {
-			// Replaced or unregistered from inside its own subscribe: it
-			// was retired before its teardown existed, which runs now.
-			r.retire(id, uri, true)
-		}
-	case SubscribeNoTeardown:
-		r.host.Warn("modelcontext: subscribe() of " + quote(uri) + " returned " + kind.String() +
-			", not a teardown function; this subscription can never be torn down and leaks")
-	case SubscribeThrew:
-		r.host.Error("modelcontext: subscribe() of "+quote(uri)+" threw; the resource stays registered as pull-only:", v)
-		r.host.Release(v)
-	}
-}
-
-// retire runs the teardown of registration id, which has left the
-// registry; teardown says whether its subscribe returned one.
-func (r *Registry) retire(id ID, uri string, teardown bool) {
-	if teardown {
-		r.debug(`teardown of "`, uri, `"`)
-	}
-	if v := r.host.Retire(id); v != 0 {
-		r.host.Error("modelcontext: the teardown of "+quote(uri)+" threw:", v)
-		r.host.Release(v)
-	}
-}
-
-// Unregister removes registration id, if it is current: it ends the consumer
-// subscriptions of its uri, runs the teardown and fires resourcelistchanged.
+// Unregister removes registration id, if it is current, and ends the
+// consumer subscriptions of its uri. (The loader runs its teardown and fires
+// resourcelistchanged.)
 func (r *Registry) Unregister(id ID) {
 	e := r.byID.get(id)
 	if e == nil {
@@ -308,7 +238,6 @@ func (r *Registry) Unregister(id ID) {
 	}
 	r.byID.delete(id)
 	e.live = false
-	uri := e.uri
 	if e.template != nil {
 		i := indexOf(r.templates, e)
 		r.templates = append(r.templates[:i:i], r.templates[i+1:]...)
@@ -320,9 +249,6 @@ func (r *Registry) Unregister(id ID) {
 			r.host.EndSubscription(s.id)
 		}
 	}
-	r.retire(id, uri, e.teardown)
-	r.debug(`unregistered "`, uri, `"`)
-	r.listChanged()
 	r.recycle(e)
 }
 

@@ -55,17 +55,16 @@ func (f Field) Present() bool { return f.Kind != KindUndefined }
 // Registration is what the registry is told of a registration the loader
 // made and validated.
 type Registration struct {
-	Key       string    // the uri, or the uriTemplate of a template
-	MIMEType  string    // the mimeType, the default already applied
-	Subscribe bool      // the descriptor has a subscribe function
-	Template  *Template // nil for a concrete resource
+	Key      string    // the uri, or the uriTemplate of a template
+	MIMEType string    // the mimeType, the default already applied
+	Template *Template // nil for a concrete resource
 }
 
 // RegistrationFields names the fields of a registration in the order the
-// loader encodes them: the key, the mimeType, whether there is a subscribe
-// function (a boolean), and, for a template, its parts (an array of strings:
-// literal, variable name, literal, ...; undefined for a concrete resource).
-var RegistrationFields = []string{"key", "mimeType", "subscribe", "template"}
+// loader encodes them: the key, the mimeType, and, for a template, its parts
+// (an array of strings: literal, variable name, literal, ...; undefined for a
+// concrete resource).
+var RegistrationFields = []string{"key", "mimeType", "template"}
 
 var errTruncated error = wireError("registry: encoding is truncated or malformed")
 
@@ -87,7 +86,6 @@ func DecodeRegistration(b []byte) (Registration, error) {
 	r := reader{b: b, views: true}
 	reg := Registration{Key: r.str()}
 	reg.MIMEType = own(r.str())
-	reg.Subscribe = r.boolean()
 	switch Kind(r.byte()) {
 	case KindUndefined:
 	case KindArray:
@@ -163,22 +161,6 @@ func (r *reader) str() string {
 	}
 	s := r.take(int(le32(p)))
 	return unsafe.String(unsafe.SliceData(s), len(s))
-}
-
-// boolean reads a boolean field.
-func (r *reader) boolean() bool {
-	if Kind(r.byte()) != KindBoolean {
-		r.bad = true
-		return false
-	}
-	switch r.byte() {
-	case 0:
-		return false
-	case 1:
-		return true
-	}
-	r.bad = true
-	return false
 }
 
 func (r *reader) field(depth int) Field {

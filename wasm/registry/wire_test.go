@@ -11,11 +11,11 @@ import (
 type enc = registrytest.Fields
 
 func TestDecodeRegistration(t *testing.T) {
-	r, err := registry.DecodeRegistration(enc{}.Str("state://cart").Str("application/json").Bool(true).Kind(registry.KindUndefined))
-	if err != nil || r.Key != "state://cart" || r.MIMEType != "application/json" || !r.Subscribe || r.Template != nil {
+	r, err := registry.DecodeRegistration(enc{}.Str("state://cart").Str("application/json").Kind(registry.KindUndefined))
+	if err != nil || r.Key != "state://cart" || r.MIMEType != "application/json" || r.Template != nil {
 		t.Errorf("concrete: %+v, %v", r, err)
 	}
-	r, err = registry.DecodeRegistration(enc{}.Str("app://o/{id}").Str("text/plain").Bool(false).Array(3).Str("app://o/").Str("id").Str(""))
+	r, err = registry.DecodeRegistration(enc{}.Str("app://o/{id}").Str("text/plain").Array(3).Str("app://o/").Str("id").Str(""))
 	if err != nil || r.Template == nil {
 		t.Fatalf("template: %+v, %v", r, err)
 	}
@@ -25,14 +25,14 @@ func TestDecodeRegistration(t *testing.T) {
 	for name, b := range map[string]enc{
 		"empty":              {},
 		"truncated string":   enc{}.Str("state://cart")[:8],
-		"a field missing":    enc{}.Str("state://cart").Str("application/json").Bool(true),
-		"a field too many":   enc{}.Str("state://cart").Str("application/json").Bool(true).Kind(registry.KindUndefined).Kind(registry.KindNull),
-		"key not a string":   enc{}.Num(1).Str("application/json").Bool(true).Kind(registry.KindUndefined),
-		"subscribe a string": enc{}.Str("state://cart").Str("application/json").Str("yes").Kind(registry.KindUndefined),
-		"bad boolean":        append(enc{}.Str("state://cart").Str("application/json"), byte(registry.KindBoolean), 2, byte(registry.KindUndefined)),
-		"unknown kind":       enc{}.Str("state://cart").Str("application/json").Bool(true).Kind(200),
-		"bad template parts": enc{}.Str("app://o/{id}").Str("text/plain").Bool(false).Array(2).Str("app://o/").Str("id"),
-		"count past the end": enc{}.Str("app://o/{id}").Str("text/plain").Bool(false).Array(1000),
+		"a field missing":    enc{}.Str("state://cart").Str("application/json"),
+		"a field too many":   enc{}.Str("state://cart").Str("application/json").Kind(registry.KindUndefined).Kind(registry.KindNull),
+		"key not a string":   enc{}.Num(1).Str("application/json").Kind(registry.KindUndefined),
+		"mimeType a number":  enc{}.Str("state://cart").Num(1).Kind(registry.KindUndefined),
+		"template a boolean": enc{}.Str("state://cart").Str("application/json").Bool(true),
+		"unknown kind":       enc{}.Str("state://cart").Str("application/json").Kind(200),
+		"bad template parts": enc{}.Str("app://o/{id}").Str("text/plain").Array(2).Str("app://o/").Str("id"),
+		"count past the end": enc{}.Str("app://o/{id}").Str("text/plain").Array(1000),
 	} {
 		if _, err := registry.DecodeRegistration(b); err == nil {
 			t.Errorf("%s: decoded without an error", name)
@@ -45,10 +45,9 @@ func TestDecodeRegistration(t *testing.T) {
 // registration decodes to what each field said.
 func TestDecodeRegistrationFollowsRegistrationFields(t *testing.T) {
 	fields := map[string]func(enc) enc{
-		"key":       func(e enc) enc { return e.Str("app://o/{id}") },
-		"mimeType":  func(e enc) enc { return e.Str("text/plain") },
-		"subscribe": func(e enc) enc { return e.Bool(true) },
-		"template":  func(e enc) enc { return e.Array(3).Str("app://o/").Str("id").Str("") },
+		"key":      func(e enc) enc { return e.Str("app://o/{id}") },
+		"mimeType": func(e enc) enc { return e.Str("text/plain") },
+		"template": func(e enc) enc { return e.Array(3).Str("app://o/").Str("id").Str("") },
 	}
 	if len(registry.RegistrationFields) != len(fields) {
 		t.Fatalf("RegistrationFields is %q; this test knows %d fields", registry.RegistrationFields, len(fields))
@@ -62,7 +61,7 @@ func TestDecodeRegistrationFollowsRegistrationFields(t *testing.T) {
 		b = f(b)
 	}
 	r, err := registry.DecodeRegistration(b)
-	if err != nil || r.Key != "app://o/{id}" || r.MIMEType != "text/plain" || !r.Subscribe || r.Template == nil {
+	if err != nil || r.Key != "app://o/{id}" || r.MIMEType != "text/plain" || r.Template == nil {
 		t.Fatalf("decoded %+v, %v", r, err)
 	}
 	if p, ok := r.Template.Match("app://o/7"); !ok || p[0].Value != "7" {
@@ -75,7 +74,7 @@ func TestDecodeRegistrationFollowsRegistrationFields(t *testing.T) {
 func TestDecodeDefaultMIMETypeWithoutCopy(t *testing.T) {
 	decode := func(mime string) registry.Registration {
 		t.Helper()
-		r, err := registry.DecodeRegistration(enc{}.Str("state://cart").Str(mime).Bool(false).Kind(registry.KindUndefined))
+		r, err := registry.DecodeRegistration(enc{}.Str("state://cart").Str(mime).Kind(registry.KindUndefined))
 		if err != nil || r.MIMEType != mime {
 			t.Fatalf("%q: %+v, %v", mime, r, err)
 		}
@@ -90,8 +89,8 @@ func TestDecodeDefaultMIMETypeWithoutCopy(t *testing.T) {
 }
 
 func FuzzDecodeRegistration(f *testing.F) {
-	f.Add([]byte(enc{}.Str("state://cart").Str("application/json").Bool(true).Kind(registry.KindUndefined)))
-	f.Add([]byte(enc{}.Str("app://o/{id}").Str("text/plain").Bool(false).Array(3).Str("app://o/").Str("id").Str("")))
+	f.Add([]byte(enc{}.Str("state://cart").Str("application/json").Kind(registry.KindUndefined)))
+	f.Add([]byte(enc{}.Str("app://o/{id}").Str("text/plain").Array(3).Str("app://o/").Str("id").Str("")))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		r, err := registry.DecodeRegistration(b)
 		if err != nil {

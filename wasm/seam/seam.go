@@ -14,13 +14,8 @@
 // not grow for it.
 package seam
 
-// How the host functions subscribe and get answer in one int32.
+// How the host function get answers in one int32.
 const (
-	// SubscribeTeardown: subscribe returned a teardown function. A
-	// non-function result is NoTeardownBase plus its kind; a throw is minus
-	// the handle of the error.
-	SubscribeTeardown = 0
-	NoTeardownBase    = 16
 	// GetPending: the getter returned a Promise; Settle follows. A value is
 	// its handle (> 0); a throw is minus the handle of the error.
 	GetPending = 0

@@ -55,8 +55,8 @@ var workloads = []workload{
 	{"get-resources", "get-resources", "list", "getResources(), 1,000 resources", maxInPage},
 	{"register-cycle", "register-cycle", "main", "register + unregister (6 registered)", maxInPage},
 	{"register-cycle-1000", "register-cycle", "list", "register + unregister (1,000 registered)", maxInPage},
-	// The floor of registration: the same cycle with the calls out Go makes
-	// for it made by a WebAssembly module of two functions (seam.go).
+	// The floor of registration: the same cycle with Go's mc_register and
+	// mc_unregister replaced by two empty WebAssembly functions (seam.go).
 	{"register-cycle-seam", "register-cycle", "seam", "register + unregister, seam only (floor)", 0},
 	{"mcp-read", "mcp-read", "mcp", "MCP read round trip", maxMCPRead},
 	// The floor of the MCP target: the least server there can be (see

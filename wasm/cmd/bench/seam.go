@@ -9,14 +9,12 @@ import (
 
 // The seam's floor for registration (the workload "register-cycle-seam"):
 // the module's loader with the bench's cycle resource registered and
-// unregistered through a minimal WebAssembly module that makes exactly the
-// calls out Go makes for it (subscribe and resourcelistchanged when it is
-// registered; retire and resourcelistchanged when it is unregistered),
-// through the same guarded host functions, after the same encoding into
-// Go's buffer and the same read of the debug switch. What it measures is
-// what any design in which WebAssembly decides a registration pays, with
-// none of Go's code: the row the module's register + unregister can at best
-// reach while Go owns the registration's lifecycle.
+// unregistered through a WebAssembly module of two empty functions in place
+// of Go's mc_register and mc_unregister, after the same encoding into Go's
+// buffer. The loader runs the registration's lifecycle (subscribe, teardown,
+// resourcelistchanged) as it always does; what the row leaves out is Go's
+// code, so it is the least the module's register + unregister can cost
+// while Go is told of every registration.
 
 // seamCycleURI is the uri of bench.js's register cycle.
 const seamCycleURI = "bench://cycle"
@@ -25,20 +23,13 @@ const seamCycleURI = "bench://cycle"
 // the floor's loader does instead for the cycle resource.
 var seamPatches = []struct{ old, new string }{
 	{
-		`  const code = ex.mc_register(r.id, old ? old.id : 0, encodeRegistration(r), debugOn());`,
-		`  let code = 0;
-  if (r.key === "` + seamCycleURI + `") {
-    encodeRegistration(r);
-    debugOn();
-    seamFloor().register(r.id);
-  } else code = ex.mc_register(r.id, old ? old.id : 0, encodeRegistration(r), debugOn());`,
+		`  if (ex.mc_register(r.id, old ? old.id : 0, encodeRegistration(r)) < 0) {`,
+		`  const registerIn = r.key === "` + seamCycleURI + `" ? seamFloor().register : ex.mc_register;
+  if (registerIn(r.id, old ? old.id : 0, encodeRegistration(r)) < 0) {`,
 	},
 	{
-		`    if (state === READY) internal(ex.mc_unregister(r.id, debugOn()));`,
-		`    if (state === READY && r.key === "` + seamCycleURI + `") {
-      debugOn();
-      seamFloor().unregister(r.id);
-    } else if (state === READY) internal(ex.mc_unregister(r.id, debugOn()));`,
+		`  internal(ex.mc_unregister(r.id));`,
+		`  internal((r.key === "` + seamCycleURI + `" ? seamFloor().unregister : ex.mc_unregister)(r.id));`,
 	},
 }
 
@@ -46,11 +37,8 @@ var seamPatches = []struct{ old, new string }{
 // format:
 //
 //	(module
-//	  (import "h" "subscribe" (func $subscribe (param i32)))
-//	  (import "h" "retire" (func $retire (param i32)))
-//	  (import "h" "listChanged" (func $listChanged))
-//	  (func (export "register") (param i32) (call $subscribe (local.get 0)) (call $listChanged))
-//	  (func (export "unregister") (param i32) (call $retire (local.get 0)) (call $listChanged)))
+//	  (func (export "register") (param i32 i32 i32) (result i32) (i32.const 0))
+//	  (func (export "unregister") (param i32) (result i32) (i32.const 0)))
 const seamFloorJS = `
 /** @type {any} */
 let seamFloorExports = null;
@@ -59,14 +47,11 @@ function seamFloor() {
   const text = (s) => [s.length, ...Array.from(s, (c) => c.charCodeAt(0))];
   const section = (id, body) => [id, body.length, ...body];
   const bytes = new Uint8Array([0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,
-    ...section(1, [2, 0x60, 1, 0x7f, 0, 0x60, 0, 0]),
-    ...section(2, [3, ...text("h"), ...text("subscribe"), 0, 0, ...text("h"), ...text("retire"), 0, 0, ...text("h"), ...text("listChanged"), 0, 1]),
-    ...section(3, [2, 0, 0]),
-    ...section(7, [2, ...text("register"), 0, 3, ...text("unregister"), 0, 4]),
-    ...section(10, [2, 8, 0, 0x20, 0, 0x10, 0, 0x10, 2, 0x0b, 8, 0, 0x20, 0, 0x10, 1, 0x10, 2, 0x0b])]);
-  const o = imports();
-  const h = { subscribe: o.subscribe, retire: o.retire, listChanged: o.listChanged };
-  seamFloorExports = new WebAssembly.Instance(new WebAssembly.Module(bytes), { h }).exports;
+    ...section(1, [2, 0x60, 3, 0x7f, 0x7f, 0x7f, 1, 0x7f, 0x60, 1, 0x7f, 1, 0x7f]),
+    ...section(3, [2, 0, 1]),
+    ...section(7, [2, ...text("register"), 0, 0, ...text("unregister"), 0, 1]),
+    ...section(10, [2, 4, 0, 0x41, 0, 0x0b, 4, 0, 0x41, 0, 0x0b])]);
+  seamFloorExports = new WebAssembly.Instance(new WebAssembly.Module(bytes), {}).exports;
   return seamFloorExports;
 }
 `

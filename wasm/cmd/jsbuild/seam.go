@@ -35,7 +35,7 @@ func constants() []constant {
 		v    any
 	}{
 		{"KEY_SAME", registry.KeySame}, {"KEY_DIFFERENT", registry.KeyDifferent}, {"KEY_NONE", registry.KeyNone},
-		{"SUBSCRIBE_TEARDOWN", seam.SubscribeTeardown}, {"NO_TEARDOWN_BASE", seam.NoTeardownBase}, {"GET_PENDING", seam.GetPending},
+		{"GET_PENDING", seam.GetPending},
 		{"ATTACH_NONE", mcp.AttachNone}, {"ATTACH_RESOURCES", mcp.AttachResources}, {"ATTACH_TEMPLATES", mcp.AttachTemplates},
 		{"ATTACH_TEXT", mcp.AttachText}, {"ATTACH_BLOB", mcp.AttachBlob},
 		{"CONTENT_FAILED", mcp.ContentFailed}, {"CONTENT_TEXT", mcp.ContentText}, {"CONTENT_BLOB", mcp.ContentBlob},

@@ -3,8 +3,10 @@
 // net/http/httptest serves net/http's.
 //
 // A [Host] plays both JavaScript sides of a registry: the loader's table
-// (it assigns IDs, knows which registration is the current one for a key, and
-// gates onChange the way the loader does) and the host functions (values are
+// and lifecycle (it assigns IDs, knows which registration is the current one
+// for a key, calls subscribe and teardowns and fires resourcelistchanged
+// around Registry.Register and Registry.Unregister, and gates onChange the
+// way the loader does) and the host functions (values are
 // Go values, a getter is a Go func, the comparison key is encoding/json's
 // output, and unencodable values have none). Every observable effect is
 // appended to Log, one line each:
@@ -79,7 +81,7 @@ func New() *Host {
 // Register registers a concrete resource the way the loader does: a new ID,
 // replacing the current registration of uri if there is one. sub may be nil.
 func (h *Host) Register(uri string, get func() (any, error), sub func(onChange func()) any) registry.ID {
-	return h.register(registry.Registration{Key: uri, MIMEType: "application/json", Subscribe: sub != nil},
+	return h.register(registry.Registration{Key: uri, MIMEType: "application/json"},
 		func([]registry.Param) (any, error) { return get() }, sub)
 }
 
@@ -106,6 +108,15 @@ func (h *Host) register(r registry.Registration, get func([]registry.Param) (any
 	if err := h.R.Register(id, replaces, r); err != nil {
 		panic("registrytest: " + err.Error())
 	}
+	// The lifecycle, as the loader runs it: the old teardown, then
+	// subscribe while the registration is still current, then the event.
+	if replaces != 0 {
+		h.retire(replaces)
+	}
+	if sub != nil && h.current[key] == id {
+		h.subscribe(id)
+	}
+	h.listChanged()
 	return id
 }
 
@@ -146,6 +157,8 @@ func (h *Host) Unregister(id registry.ID) {
 	}
 	delete(h.current, r.key)
 	h.R.Unregister(id)
+	h.retire(id)
+	h.listChanged()
 }
 
 // SetAsync makes the getter of id answer with a pending Promise; Settle
@@ -206,11 +219,10 @@ func (h *Host) logf(format string, args ...any) {
 	}
 }
 
-// Subscribe implements registry.Page: it calls the resource's subscribe with
-// an onChange that pushes while the registration is current and subscribe
-// did not throw.
-func (h *Host) Subscribe(id registry.ID) (registry.SubscribeStatus, registry.Kind, registry.Value) {
-	h.fault("Subscribe")
+// subscribe calls the resource's subscribe, as the loader does, with an
+// onChange that pushes while the registration is current and subscribe did
+// not throw.
+func (h *Host) subscribe(id registry.ID) {
 	r := h.regs[id]
 	onChange := func() {
 		if h.current[r.key] == id && !r.pullOnly {
@@ -226,38 +238,44 @@ func (h *Host) Subscribe(id registry.ID) (registry.SubscribeStatus, registry.Kin
 	case nil:
 		if threw != nil {
 			r.pullOnly = true
-			return registry.SubscribeThrew, 0, h.hold(threw)
+			h.logf("error subscribe threw %v", threw)
+			return
 		}
-		return registry.SubscribeNoTeardown, registry.KindUndefined, 0
+		h.logf("warn subscribe returned no teardown")
 	case Teardown:
-		r.teardown = t
-		if h.regs[id] != r {
-			h.regs[id] = r // retired while sub ran: the registry retires it again
+		if h.current[r.key] == id {
+			r.teardown = t
+		} else {
+			h.logf("teardown %d", id) // replaced or unregistered from inside its own subscribe
+			t()
 		}
-		return registry.SubscribeTeardown, 0, 0
 	default:
-		return registry.SubscribeNoTeardown, registry.KindNumber, 0
+		h.logf("warn subscribe returned no teardown")
 	}
 }
 
-// Retire implements registry.Page.
-func (h *Host) Retire(id registry.ID) registry.Value {
-	h.fault("Retire")
+// retire forgets registration id and runs its teardown, as the loader
+// does.
+func (h *Host) retire(id registry.ID) {
 	r := h.regs[id]
 	delete(h.regs, id)
 	delete(h.base, id)
 	if r != nil && r.teardown != nil {
 		h.logf("teardown %d", id)
-		var threw any
 		func() {
-			defer func() { threw = recover() }()
+			defer func() {
+				if threw := recover(); threw != nil {
+					h.logf("error teardown threw %v", threw)
+				}
+			}()
 			r.teardown()
 		}()
-		if threw != nil {
-			return h.hold(threw)
-		}
 	}
-	return 0
+}
+
+func (h *Host) listChanged() {
+	h.logf("listchanged %d", h.R.Len(false))
+	h.R.ListChanged()
 }
 
 // Get implements registry.Page.
@@ -342,9 +360,6 @@ func (h *Host) EndSubscription(s registry.SubID) {
 	delete(h.handlers, s)
 	h.logf("end %d", s)
 }
-
-// ListChanged implements registry.Consumers.
-func (h *Host) ListChanged() { h.logf("listchanged %d", h.R.Len(false)) }
 
 // Warn implements registry.Console.
 func (h *Host) Warn(msg string) { h.logf("warn %s", msg) }
