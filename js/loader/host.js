@@ -73,10 +73,6 @@ const host = {
   release(/** @type {number} */ h) {
     release(h);
   },
-  // func hostWarn(msg string)
-  warn(/** @type {number} */ p, /** @type {number} */ n) {
-    console.warn(str(p, n));
-  },
   // func hostError(msg string, v int32)
   error(/** @type {number} */ p, /** @type {number} */ n, /** @type {number} */ h) {
     if (h) console.error(str(p, n), vals[h]);

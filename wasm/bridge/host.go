@@ -56,11 +56,6 @@ func (*jsHost) Release(v registry.Value) {
 	}
 }
 
-func (*jsHost) Warn(msg string) {
-	hostWarn(msg)
-	checkFault("warn")
-}
-
 func (*jsHost) Error(msg string, v registry.Value) {
 	hostError(msg, int32(v))
 	checkFault("error")

@@ -32,9 +32,6 @@ func hostEndSubscription(sub int32)
 //go:wasmimport modelcontext release
 func hostRelease(v int32)
 
-//go:wasmimport modelcontext warn
-func hostWarn(msg string)
-
 //go:wasmimport modelcontext error
 func hostError(msg string, v int32)
 

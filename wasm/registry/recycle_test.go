@@ -120,7 +120,6 @@ func (nopHost) Release(registry.Value)                                 {}
 func (nopHost) Dispatch(registry.ID, registry.Value)                   {}
 func (nopHost) Deliver(registry.SubID, registry.Value) registry.Value  { return 0 }
 func (nopHost) EndSubscription(registry.SubID)                         {}
-func (nopHost) Warn(string)                                            {}
 func (nopHost) Error(string, registry.Value)                           {}
 func (nopHost) Debug(string)                                           {}
 

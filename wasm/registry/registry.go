@@ -61,7 +61,6 @@ type Consumers interface {
 
 // Console reports to the page's console. Error appends the value v.
 type Console interface {
-	Warn(msg string)
 	Error(msg string, v Value)
 	Debug(msg string)
 }

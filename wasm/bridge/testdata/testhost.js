@@ -30,10 +30,10 @@
       // The host functions, with where their strings are among the
       // arguments: [pointer index] of each (pointer, length) pair.
       const strings = {
-        warn: [0], error: [0], debug: [0], setError: [0], setParams: [0],
+        error: [0], debug: [0], setError: [0], setParams: [0],
         mcpOpen: [1], mcpPost: [1, 3], mcpRead: [3],
       };
-      const names = ["get", "compare", "dispatch", "deliver", "endSubscription", "release", "warn", "error", "debug", "setError", "ready", "setParams", "mcpOpen", "mcpClose", "mcpPost",
+      const names = ["get", "compare", "dispatch", "deliver", "endSubscription", "release", "error", "debug", "setError", "ready", "setParams", "mcpOpen", "mcpClose", "mcpPost",
         "mcpRead", "textBytes"];
       const mod = {};
       for (const name of names) {

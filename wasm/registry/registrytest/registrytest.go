@@ -361,9 +361,6 @@ func (h *Host) EndSubscription(s registry.SubID) {
 	h.logf("end %d", s)
 }
 
-// Warn implements registry.Console.
-func (h *Host) Warn(msg string) { h.logf("warn %s", msg) }
-
 // Error implements registry.Console.
 func (h *Host) Error(msg string, v registry.Value) { h.logf("error %s %v", msg, h.vals[v]) }
 
