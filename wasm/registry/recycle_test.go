@@ -67,7 +67,10 @@ func TestAnEntryReusedDuringADeliveryServesOnlyItsNewRegistration(t *testing.T) 
 }
 
 // A registration replaced from inside its own subscribe is retired before
-// its teardown exists; the teardown runs once subscribe returns it.
+// its teardown exists; the teardown runs once subscribe returns it. The
+// lifecycle here is the fake's (as the loader runs it; wasm/e2e's
+// TestReentrancy tests the loader's); what this holds Go to is a nested
+// replacement leaving exactly one registration.
 func TestTeardownOfARegistrationReplacedInsideItsSubscribeRuns(t *testing.T) {
 	h := registrytest.New()
 	torn := 0
@@ -125,7 +128,10 @@ func (nopHost) Debug(string)                                           {}
 
 // A replacement whose old teardown registers the uri once more: the newer
 // registration replaces the one being made, which is then not subscribed
-// (it is gone, and the page never sees its subscribe called).
+// (it is gone, and the page never sees its subscribe called). As above, the
+// lifecycle is the fake's and wasm/e2e tests the loader's; Go must accept
+// the replacement of a registration it has just been told of, before the
+// call that told it returned, and keep one.
 func TestARegistrationReplacedWhileItsPredecessorTearsDownIsNotSubscribed(t *testing.T) {
 	h := registrytest.New()
 	var subscribed []string
