@@ -21,13 +21,13 @@ function registerResource(descriptor) {
   if (state === FAILED) return function unregister() {};
   const r = newRegistration(s);
   const old = enter(r);
-  if (state === READY) registerInGo(r, old);
+  if (state === READY) registerNow(r, old);
   else queue.push({ op: "register", r });
   return function unregister() {
     if (r.done) return;
     r.done = true;
     if (state === FAILED || !leave(r)) return;
-    if (state === READY) unregisterInGo(r);
+    if (state === READY) unregisterNow(r);
     else queue.push({ op: "unregister", r });
   };
 }
@@ -38,20 +38,29 @@ function registerResource(descriptor) {
 // teardown of a replaced registration before the new subscribe, calls
 // subscribe while the registration is still the current one, and fires
 // resourcelistchanged once per call, as the contract says.
+//
+// Go is told of a registration only once it needs it (see tellGo): a
+// template at once, since Go matches uris against templates; a concrete
+// resource at its first push or consumer subscription, at once when it
+// replaces one Go knows (whose consumer subscriptions it inherits), and at
+// once while an MCP server runs (which lists and reads from Go). A
+// resource registered and unregistered with none of those never enters Go.
 
 /**
- * registerInGo tells Go that r, already in the table, replaces old, then
- * runs old's teardown, subscribes r and fires resourcelistchanged.
+ * registerNow runs the registration of r, already in the table, which
+ * replaces old: it tells Go when Go needs it, then runs old's teardown,
+ * subscribes r and fires resourcelistchanged.
  * @param {Registration} r
  * @param {Registration | undefined} old
  */
-function registerInGo(r, old) {
-  regs.set(r.id, r);
-  if (ex.mc_register(r.id, old ? old.id : 0, encodeRegistration(r)) < 0) {
-    regs.delete(r.id);
-    leave(r);
-    if (old) enter(old);
-    throw new Error(lastError);
+function registerNow(r, old) {
+  if (r.template || (old !== undefined && old.inGo) || mcpServers.size > 0) {
+    const problem = tellGo(r, old);
+    if (problem) {
+      leave(r);
+      if (old) enter(old);
+      throw problem;
+    }
   }
   if (old) retire(old);
   // A teardown may have replaced or unregistered r: then it is not subscribed.
@@ -61,12 +70,36 @@ function registerInGo(r, old) {
 }
 
 /**
- * unregisterInGo tells Go that r, already out of the table, is gone, then
- * runs its teardown and fires resourcelistchanged.
+ * tellGo tells Go of r, which replaces old in Go when old is one Go knows.
+ * It returns the Error Go described for a registration it refused, or null.
+ * @param {Registration} r
+ * @param {Registration | undefined} [old]
+ */
+function tellGo(r, old) {
+  if (ex.mc_register(r.id, old !== undefined && old.inGo ? old.id : 0, encodeRegistration(r)) < 0) return new Error(lastError);
+  r.inGo = true;
+  regs.set(r.id, r);
+  return null;
+}
+
+/**
+ * toGo makes sure that Go knows r, a current resource, before the loader
+ * calls into Go about it.
  * @param {Registration} r
  */
-function unregisterInGo(r) {
-  internal(ex.mc_unregister(r.id));
+function toGo(r) {
+  if (r.inGo) return;
+  const problem = tellGo(r);
+  if (problem) throw problem;
+}
+
+/**
+ * unregisterNow ends r, already out of the table: it tells Go when Go
+ * knows r, then runs its teardown and fires resourcelistchanged.
+ * @param {Registration} r
+ */
+function unregisterNow(r) {
+  if (r.inGo) internal(ex.mc_unregister(r.id));
   retire(r);
   if (debugOn()) debugLine('unregistered "' + r.key + '"');
   listChanged();
@@ -101,7 +134,10 @@ function startSubscription(r) {
  * @param {Registration} r
  */
 function retire(r) {
-  regs.delete(r.id);
+  if (r.inGo) {
+    r.inGo = false;
+    regs.delete(r.id);
+  }
   const t = r.teardown;
   if (t === null) return;
   r.teardown = null;
@@ -198,6 +234,7 @@ function subscribeResource(uri, handler) {
  * @param {Function} handler
  */
 function subscribeNow(r, handler) {
+  toGo(r);
   const sub = internal(ex.mc_subscribe(r.id));
   if (sub === 0) throw notFound(r.key);
   handlers.set(sub, { f: handler, uri: r.key });
@@ -216,10 +253,10 @@ function replay() {
     try {
       switch (q.op) {
         case "register":
-          registerInGo(q.r, enter(q.r));
+          registerNow(q.r, enter(q.r));
           break;
         case "unregister":
-          if (leave(q.r)) unregisterInGo(q.r);
+          if (leave(q.r)) unregisterNow(q.r);
           break;
         case "read":
           readNow(q.uri).then(q.resolve, q.reject);

@@ -128,6 +128,7 @@ function push(r) {
     quietError(`modelcontext: onChange of "${r.key}" re-entered ${MAX_PUSH_DEPTH} pushes deep (does get() call onChange?); this push was dropped`);
     return;
   }
+  if (!r.inGo) toGo(r);
   pushDepth++;
   try {
     internal(ex.mc_push(r.id, debugOn()));

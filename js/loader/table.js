@@ -5,9 +5,10 @@
 // the registration its ID, keeps the list in registration order (a
 // replacement keeps its place), knows which registration is the current one
 // of a uri, and looks concrete uris up; api.js runs each registration's
-// lifecycle (subscribe, teardowns, resourcelistchanged). Go is told what
-// happened and decides everything after: pushes, de-duplication, delivery,
-// consumer subscriptions, template matching and the MCP server.
+// lifecycle (subscribe, teardowns, resourcelistchanged) and tells Go of a
+// registration once Go needs it. Go decides everything after: pushes,
+// de-duplication, delivery, consumer subscriptions, template matching and
+// the MCP server.
 
 /**
  * @typedef {object} Registration one registerResource call: its descriptor
@@ -38,11 +39,12 @@
  * @property {boolean} pullOnly subscribe threw: onChange does nothing
  * @property {boolean} done its unregister was called
  * @property {boolean} current it is the current registration of its key (in its table)
+ * @property {boolean} inGo Go knows it (api.js's tellGo): it is in regs
  * @property {number | undefined} mimeClass how MCP sends its values (mcp.js), once known
  */
 
 let lastID = 0;
-/** @type {Map<number, Registration>} registrations Go knows, by ID */
+/** @type {Map<number, Registration>} the registrations Go knows, by ID (not all: see api.js's tellGo) */
 const regs = new Map();
 /** @type {Map<string, Registration>} the current resources by uri, in list order */
 const resources = new Map();
@@ -66,7 +68,7 @@ function snapshot(desc) {
     kind: kindOf(desc), desc, uri: undefined, name: undefined, title: undefined, description: undefined, mimeType: undefined,
     get: undefined, subscribe: undefined, annotations: undefined, uriTemplate: undefined,
     audience: undefined, priority: undefined, lastModified: undefined, subscribable: undefined,
-    id: 0, key: "", template: false, parts: undefined, teardown: null, base: null, pullOnly: false, done: false, current: false,
+    id: 0, key: "", template: false, parts: undefined, teardown: null, base: null, pullOnly: false, done: false, current: false, inGo: false,
     mimeClass: undefined,
   };
   if (s.kind !== K_OBJECT) return s;

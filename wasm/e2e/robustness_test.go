@@ -62,20 +62,23 @@ func TestRegistrationsAfterGoMemoryGrew(t *testing.T) {
 		}
 		faultRun(t, `
 const before = I.stats().wasmMemoryBytes;
-// Registrations with long, distinct uris: each key is copied into Go's
-// heap until Go grows its memory (the export buffer grows once, early).
+// Registrations with long, distinct uris, each pushed once from its
+// subscribe so that Go is told of it: each key is copied into Go's heap
+// until Go grows its memory (the export buffer grows once, early).
+const pushOnce = (onChange) => { onChange(); return () => {}; };
 const long = 'x'.repeat(4000);
 let n = 0;
 while (I.stats().wasmMemoryBytes === before && n < 50000) {
-  mc.registerResource({uri: 'state://grow/' + n + '/' + long, name: 'g', get: () => 1});
+  mc.registerResource({uri: 'state://grow/' + n + '/' + long, name: 'g', get: () => 1, subscribe: pushOnce});
   n++;
 }
 const grew = I.stats().wasmMemoryBytes > before;
-// Short encodings next: they fit the buffer that did not move.
+// Short encodings next: they fit the buffer that did not move. Go is told
+// of a template at once, and of a replacement of a resource it knows.
 mc.registerResource({uriTemplate: 'state://tpl/{id}', name: 't', get: (p) => p.id});
 let replaceErr = '';
 try {
-  mc.registerResource({uri: 'state://after', name: 'a', get: () => 1});
+  mc.registerResource({uri: 'state://after', name: 'a', get: () => 1, subscribe: pushOnce});
   mc.registerResource({uri: 'state://after', name: 'b', get: () => 2});
 } catch (e) { replaceErr = String(e && e.message); }
 return {grew, read: await mc.readResource('state://tpl/7'), replaceErr, templates: I.stats().registrations - mc.getResources().length,
