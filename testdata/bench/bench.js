@@ -7,9 +7,7 @@
 //                               implementation's `ready` resolved
 //   Bench.timing()              that time and the resource timings behind it
 //   Bench.setup(set)            registers the resources of a workload set:
-//                               "main" (a few resources), "seam" (the same,
-//                               in the seam's floor: see wasm/cmd/bench/seam.go)
-//                               or "list" (1,000)
+//                               "main" (a few resources) or "list" (1,000)
 //   Bench.run(workload, ops)    runs one timed batch of ops operations and
 //                               returns {ms, ops}; it throws if the
 //                               implementation did not do what was asked
@@ -114,6 +112,21 @@
     subscribe: () => noTeardown,
   };
 
+  // The descriptor of the register, push once, unregister cycle: its
+  // subscribe keeps onChange for the workload to call.
+  let cyclePush = null;
+  const pushedDesc = {
+    uri: 'bench://cycle/pushed',
+    name: 'cycle',
+    title: 'Cycle',
+    description: 'registered, pushed once and unregistered by the bench',
+    get: () => cycleValue,
+    subscribe: (onChange) => {
+      cyclePush = onChange;
+      return noTeardown;
+    },
+  };
+
   // source registers a resource whose value alternates between two values of
   // about `bytes` on each push.
   function source(key, uri, bytes) {
@@ -136,7 +149,7 @@
   B.setup = (set) => {
     if (impl === 'bare') return { crossing: typeof globalThis.bareNoop };
     if (impl === 'floor') return { exports: Object.keys(window.floor.exports).filter((k) => k.startsWith('floor_')) };
-    if (set === 'main' || set === 'seam') {
+    if (set === 'main') {
       source('small', 'bench://push/small', 40);
       source('10k', 'bench://push/10k', 10_000);
       source('100k', 'bench://push/100k', 100_000);
@@ -251,6 +264,23 @@
       const t0 = performance.now();
       for (let i = 0; i < ops; i++) mc.registerResource(cycleDesc)();
       const ms = performance.now() - t0;
+      check(mc.getResources().length === resourceCount, 'the register cycle left resources behind');
+      return ms;
+    },
+    // The same with one push in between, dispatched to one listener (a new
+    // registration has no baseline).
+    'register-push-cycle': (ops) => {
+      mc.addEventListener('resourceupdated', onUpdated);
+      const before = updated;
+      const t0 = performance.now();
+      for (let i = 0; i < ops; i++) {
+        const unregister = mc.registerResource(pushedDesc);
+        cyclePush();
+        unregister();
+      }
+      const ms = performance.now() - t0;
+      mc.removeEventListener('resourceupdated', onUpdated);
+      check(updated - before === ops, `${ops} registrations pushed once dispatched ${updated - before} events`);
       check(mc.getResources().length === resourceCount, 'the register cycle left resources behind');
       return ms;
     },

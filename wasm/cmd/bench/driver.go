@@ -24,21 +24,11 @@ import (
 
 // benchRoutes serves testdata/bench/ at /bench/, with the bare program and
 // the wasm_exec.js of the Go that built it, (withDist) the build of the
-// module in dist at /bench/dist/, (-against) another at /bench/against/,
-// (seamJS) the seam's floor at /bench/seam/ (its loader and dist's .wasm), and
+// module in dist at /bench/dist/, (-against) another at /bench/against/, and
 // testdata/out/ (the stock MCP client and MCP-B's server, built by make
 // mcpclient) at /out/.
-func benchRoutes(root, bareWasm, wasmExec string, withDist bool, dist, against string, seamJS []byte) func(*http.ServeMux) {
+func benchRoutes(root, bareWasm, wasmExec string, withDist bool, dist, against string) func(*http.ServeMux) {
 	return func(mux *http.ServeMux) {
-		if seamJS != nil {
-			mux.HandleFunc("/bench/seam/modelcontext.js", func(w http.ResponseWriter, r *http.Request) {
-				w.Header().Set("Content-Type", "text/javascript; charset=utf-8")
-				w.Write(seamJS)
-			})
-			mux.HandleFunc("/bench/seam/modelcontext.wasm", func(w http.ResponseWriter, r *http.Request) {
-				http.ServeFile(w, r, filepath.Join(dist, "modelcontext.wasm"))
-			})
-		}
 		mux.Handle("/out/", http.StripPrefix("/out/", http.FileServer(http.Dir(filepath.Join(root, "testdata", "out")))))
 		if withDist {
 			mux.Handle("/bench/dist/", http.StripPrefix("/bench/dist/", http.FileServer(http.Dir(dist))))
@@ -125,9 +115,7 @@ func (p *page) eval(expr string, out any) error {
 
 // pageURL is the page of impl for a workload set: bench.html?impl=impl, or
 // for the sets "mcp" and "mcp-floor" mcp.html?server=impl (ours, mcpb or
-// floor); "seam" is the module with the seam's floor loader (seam.go). In
-// -against mode
-// the build at /bench/against/ stands in for the reference and for MCP-B.
+// floor). In -against mode the build at /bench/against/ stands in for the reference and for MCP-B.
 func (d *driver) pageURL(impl, set string) string {
 	if isMCP(set) {
 		switch {
@@ -141,8 +129,6 @@ func (d *driver) pageURL(impl, set string) string {
 	switch {
 	case impl == "ours":
 		return d.srv.URL("/bench/bench.html?impl=ours" + d.query)
-	case impl == "seam":
-		return d.srv.URL("/bench/bench.html?impl=ours&dist=/bench/seam/")
 	case impl == "ref" && d.against:
 		return d.srv.URL("/bench/bench.html?impl=ours&dist=/bench/against/")
 	}

@@ -55,9 +55,7 @@ var workloads = []workload{
 	{"get-resources", "get-resources", "list", "getResources(), 1,000 resources", maxInPage},
 	{"register-cycle", "register-cycle", "main", "register + unregister (6 registered)", maxInPage},
 	{"register-cycle-1000", "register-cycle", "list", "register + unregister (1,000 registered)", maxInPage},
-	// The floor of registration: the same cycle with Go's mc_register and
-	// mc_unregister replaced by two empty WebAssembly functions (seam.go).
-	{"register-cycle-seam", "register-cycle", "seam", "register + unregister, seam only (floor)", 0},
+	{"register-push-cycle", "register-push-cycle", "main", "register, push once, unregister (6 registered)", maxInPage},
 	{"mcp-read", "mcp-read", "mcp", "MCP read round trip", maxMCPRead},
 	// The floor of the MCP target: the least server there can be (see
 	// mcp.js), against MCP-B's, through the same client and transport.
@@ -71,8 +69,8 @@ var impls = []string{"ours", "ref"}
 // mcp.html, where the stock MCP client talks to our server or to MCP-B's
 // (@mcp-b/global; in -against mode the -against build stands in for it).
 var (
-	workloadSets = []string{"main", "list", "seam", "mcp", "mcp-floor"}
-	setImpls     = map[string][]string{"main": impls, "list": impls, "seam": {"seam", "ref"}, "mcp": {"ours", "mcpb"}, "mcp-floor": {"floor", "mcpb"}}
+	workloadSets = []string{"main", "list", "mcp", "mcp-floor"}
+	setImpls     = map[string][]string{"main": impls, "list": impls, "mcp": {"ours", "mcpb"}, "mcp-floor": {"floor", "mcpb"}}
 )
 
 // mcpBundles are what mcp.html loads from testdata/out/ (make mcpclient).
@@ -346,13 +344,7 @@ func run(args []string, stdout io.Writer) error {
 			return err
 		}
 	}
-	var seamJS []byte
-	if against == "" && o.selects("register-cycle-seam") {
-		if seamJS, err = seamFloorLoader(dist); err != nil {
-			return err
-		}
-	}
-	srv := browsertest.NewServer(benchRoutes(root, bare, wasmExec, o.dist != "", dist, against, seamJS))
+	srv := browsertest.NewServer(benchRoutes(root, bare, wasmExec, o.dist != "", dist, against))
 	defer srv.Close()
 	logf("starting Chromium")
 	br, err := browsertest.NewBrowser()
@@ -380,11 +372,6 @@ func run(args []string, stdout io.Writer) error {
 	}
 	var selected []workload
 	for _, w := range workloads {
-		// The seam's floor is the module's own loader changed: against
-		// another build it would say nothing.
-		if w.Set == "seam" && d.against {
-			continue
-		}
 		if o.selects(w.Key) {
 			selected = append(selected, w)
 		}

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -105,28 +103,5 @@ func TestWorkloadTargets(t *testing.T) {
 			t.Errorf("%s twice", w.Key)
 		}
 		seen[w.Key] = true
-	}
-}
-
-// The seam's floor changes the loader's two calls into Go for a
-// registration: each must be in js/loader/api.js exactly once, as the
-// floor's patch finds it in the built loader.
-func TestSeamFloorPatchesTheLoader(t *testing.T) {
-	b, err := os.ReadFile(filepath.Join("..", "..", "..", "js", "loader", "api.js"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	src := string(b)
-	for _, p := range seamPatches {
-		if n := strings.Count(src, p.old); n != 1 {
-			t.Errorf("js/loader/api.js has %d copies of %q, want 1", n, p.old)
-		}
-	}
-	out, err := patchSeamFloor("(() => {\n" + src + "\n})();\n")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !strings.HasSuffix(string(out), "\n})();\n") || strings.Count(string(out), "seamFloor().") != 2 {
-		t.Errorf("patched loader:\n%s", out)
 	}
 }
