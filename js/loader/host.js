@@ -2,7 +2,7 @@
 // host.js: what Go calls. Each member implements the //go:wasmimport function
 // of wasm/bridge/imports.go whose Go signature is written above it; the
 // names and signatures are checked against imports.go by wasm/cmd/jsbuild's
-// tests. Results are encoded as package seam says.
+// tests. It also runs a push up to the call into Go (push, result).
 
 /**
  * @typedef {object} Handler a consumer subscription's handler and the uri it
@@ -20,36 +20,6 @@ let lastError = ""; // the message of the error Go asked the loader to throw
 let started = false; // main has called ready
 
 const host = {
-  // func hostGet(id, push int32) int32
-  get(/** @type {number} */ id, /** @type {number} */ push) {
-    const r = /** @type {Registration} */ (regs.get(id));
-    try {
-      const v = r.get.call(r.desc);
-      if (isThenable(v)) {
-        Promise.resolve(v).then(
-          (x) => settle(id, push, hold(x), 1),
-          (e) => settle(id, push, hold(e), 0));
-        return GET_PENDING;
-      }
-      return hold(v);
-    } catch (e) {
-      return -hold(e);
-    }
-  },
-  // func hostCompare(id, v int32) int32
-  compare(/** @type {number} */ id, /** @type {number} */ h) {
-    const r = /** @type {Registration} */ (regs.get(id));
-    let k;
-    try {
-      k = keyOf(vals[h]);
-    } catch {
-      r.base = null;
-      return KEY_NONE;
-    }
-    if (k === r.base) return KEY_SAME;
-    r.base = k;
-    return KEY_DIFFERENT;
-  },
   // func hostDispatch(id, v int32)
   dispatch(/** @type {number} */ id, /** @type {number} */ h) {
     dispatch("resourceupdated", { uri: /** @type {Registration} */ (regs.get(id)).key, value: vals[h] });
@@ -118,8 +88,9 @@ const host = {
 };
 
 /**
- * push is onChange of r: it enters Go while r is the current registration of
- * its key and its subscribe did not throw.
+ * push is onChange of r: while r is the current registration of its key and
+ * its subscribe did not throw, it numbers the call, calls the getter and,
+ * once the value is there, hands Go the result (see result).
  * @param {Registration} r
  */
 function push(r) {
@@ -129,22 +100,75 @@ function push(r) {
     return;
   }
   if (!r.inGo) toGo(r);
+  const n = ++r.pushes;
   pushDepth++;
   try {
-    internal(ex.mc_push(r.id, debugOn()));
+    let v, later;
+    try {
+      v = r.get.call(r.desc);
+      later = isThenable(v); // which reads v.then: it may throw too
+    } catch (e) {
+      failed(r, n, e);
+      return;
+    }
+    if (later) {
+      Promise.resolve(v).then(
+        (x) => { if (state === READY) result(r, n, x); },
+        (e) => { if (state === READY) failed(r, n, e); });
+      return;
+    }
+    result(r, n, v);
   } finally {
     pushDepth--;
   }
 }
 
 /**
- * @param {number} id
- * @param {number} push
- * @param {number} h
- * @param {number} ok
+ * result computes the comparison key of v, the value of push n of r, and
+ * tells Go how it compares with the baseline (the key of the last value
+ * dispatched); Go decides what the push does. A new key (or none) becomes
+ * the baseline before Go is called, so that a push made while Go delivers
+ * this value compares with it, and the old one is restored when Go does not
+ * dispatch it (a newer push was handled first, or r is gone): Go calls
+ * nothing of the page's then.
+ * @param {Registration} r
+ * @param {number} n
+ * @param {any} v
  */
-function settle(id, push, h, ok) {
-  if (state === READY) internal(ex.mc_settle(id, push, h, ok, debugOn()));
+function result(r, n, v) {
+  let k;
+  try {
+    k = keyOf(v);
+  } catch {
+    k = null;
+  }
+  if (k !== null && k === r.base) {
+    internal(ex.mc_push(r.id, n, RESULT_SAME, 0, debugOn()));
+    return;
+  }
+  const old = r.base;
+  r.base = k;
+  const h = hold(v);
+  if (internal(ex.mc_push(r.id, n, k === null ? RESULT_NO_KEY : RESULT_DIFFERENT, h, debugOn())) !== DISPATCHED) {
+    release(h);
+    r.base = old;
+  }
+}
+
+/**
+ * failed tells Go that push n of r failed with e (get threw, or its Promise
+ * rejected).
+ * @param {Registration} r
+ * @param {number} n
+ * @param {any} e
+ */
+function failed(r, n, e) {
+  const h = hold(e);
+  try {
+    internal(ex.mc_push(r.id, n, RESULT_THREW, h, debugOn()));
+  } finally {
+    release(h);
+  }
 }
 
 /**
@@ -184,12 +208,6 @@ function imports() {
   // the shared one above is one function for all, so V8 never inlines the
   // call it makes (measured: 4-6% of a small push and of a handler
   // delivery).
-  o.get = (/** @type {number} */ id, /** @type {number} */ push) => {
-    try { return host.get(id, push); } catch (err) { return fault("get", err); }
-  };
-  o.compare = (/** @type {number} */ id, /** @type {number} */ v) => {
-    try { return host.compare(id, v); } catch (err) { return fault("compare", err); }
-  };
   o.dispatch = (/** @type {number} */ id, /** @type {number} */ v) => {
     try { return host.dispatch(id, v); } catch (err) { return fault("dispatch", err); }
   };

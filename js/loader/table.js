@@ -35,11 +35,12 @@
  * @property {boolean} template
  * @property {string[] | undefined} parts a template split into literal, name, literal, ...
  * @property {Function | null} teardown
- * @property {string | null} base the comparison key of the last dispatched value
+ * @property {string | null} base the comparison key of the last dispatched value (host.js's result)
  * @property {boolean} pullOnly subscribe threw: onChange does nothing
  * @property {boolean} done its unregister was called
  * @property {boolean} current it is the current registration of its key (in its table)
  * @property {boolean} inGo Go knows it (api.js's tellGo): it is in regs
+ * @property {number} pushes onChange calls so far, which number the pushes (host.js)
  * @property {number | undefined} mimeClass how MCP sends its values (mcp.js), once known
  */
 
@@ -68,7 +69,7 @@ function snapshot(desc) {
     kind: kindOf(desc), desc, uri: undefined, name: undefined, title: undefined, description: undefined, mimeType: undefined,
     get: undefined, subscribe: undefined, annotations: undefined, uriTemplate: undefined,
     audience: undefined, priority: undefined, lastModified: undefined, subscribable: undefined,
-    id: 0, key: "", template: false, parts: undefined, teardown: null, base: null, pullOnly: false, done: false, current: false, inGo: false,
+    id: 0, key: "", template: false, parts: undefined, teardown: null, base: null, pullOnly: false, done: false, current: false, inGo: false, pushes: 0,
     mimeClass: undefined,
   };
   if (s.kind !== K_OBJECT) return s;

@@ -56,15 +56,24 @@ func TestRegisterAndPushThroughTheHost(t *testing.T) {
 	if got := take(h); got != "" {
 		t.Errorf("register called out: %s", got)
 	}
-	answer(h, "get", 5)
-	answer(h, "compare", int(registry.KeyDifferent))
-	mcPush(1, 1)
-	answer(h, "compare", int(registry.KeySame))
-	mcPush(1, 0)
-	want := `get(1,1) compare(1,5) debug([modelcontext] resource "state://a" changed) dispatch(1,5) release(5) get(1,2) compare(1,5) release(5)`
+	if got := mcPush(1, 1, int32(registry.ResultDifferent), 5, 1); got != int32(registry.Dispatched) {
+		t.Errorf("a new value: outcome %d, want Dispatched", got)
+	}
+	if got := mcPush(1, 2, int32(registry.ResultSame), 0, 0); got != int32(registry.Suppressed) {
+		t.Errorf("the same value: outcome %d, want Suppressed", got)
+	}
+	if got := mcPush(1, 1, int32(registry.ResultDifferent), 6, 0); got != int32(registry.Dropped) {
+		t.Errorf("a late value: outcome %d, want Dropped", got)
+	}
+	// Go releases what it dispatched, and calls nothing for the others.
+	want := `debug([modelcontext] resource "state://a" changed) dispatch(1,5) release(5)`
 	if got := take(h); got != want {
 		t.Errorf("push calls\n got %s\nwant %s", got, want)
 	}
+	if code := mcPush(1, 3, 9, 0, 0); code != -1 {
+		t.Errorf("an unknown result = %d, want -1", code)
+	}
+	take(h)
 	if code := mcUnregister(1); code != 0 || take(h) != "" {
 		t.Errorf("unregister: %d", code)
 	}
@@ -84,26 +93,24 @@ func TestAMalformedRegistrationIsAnInternalError(t *testing.T) {
 }
 
 // TestAThrowingHostFailsOutOfBand: a host function that throws returns 0,
-// which for compare means "unchanged"; the fault flag makes it a failure
-// of the push instead of a silent suppression, and the registry goes on.
+// which for deliver means "did not throw"; the fault flag makes it a failure
+// of the push instead of a silent success, and the registry goes on.
 func TestAThrowingHostFailsOutOfBand(t *testing.T) {
 	h := fakeHost(t)
 	mcRegister(1, 0, resource("state://a"))
-	answer(h, "get", 3)
-	answer(h, "compare", int(registry.KeyDifferent))
-	h.Set("throwIn", "compare")
+	s := mcSubscribe(1)
+	h.Set("throwIn", "deliver")
 	take(h)
-	if code := mcPush(1, 0); code != -1 {
-		t.Errorf("mc_push with a throwing compare = %d, want -1", code)
+	if code := mcPush(1, 1, int32(registry.ResultDifferent), 3, 0); code != -1 {
+		t.Errorf("mc_push with a throwing deliver = %d, want -1", code)
 	}
-	if got := h.Get("lastError").String(); got != "modelcontext: internal error in onChange: the loader's compare failed" {
+	if got := h.Get("lastError").String(); got != "modelcontext: internal error in onChange: the loader's deliver failed" {
 		t.Errorf("error = %q", got)
 	}
-	if got := take(h); strings.Contains(got, "dispatch") {
-		t.Errorf("a push whose compare failed was dispatched: %s", got)
-	}
-	if code := mcPush(1, 0); code != 0 || !strings.Contains(take(h), "dispatch(1,3)") {
-		t.Errorf("the push after the failure did not dispatch (code %d)", code)
+	take(h)
+	want := "dispatch(1,4) deliver(" + strconv.Itoa(int(s)) + ",4) release(4)"
+	if code := mcPush(1, 2, int32(registry.ResultDifferent), 4, 0); code != int32(registry.Dispatched) || take(h) != want {
+		t.Errorf("the push after the failure did not deliver (code %d)", code)
 	}
 }
 

@@ -13,10 +13,9 @@
 // //go:wasmimport from the module "modelcontext" that the loader adds to the
 // import object (imports.go). They pass and return numbers, strings as a
 // pointer and a length, so the module does not use syscall/js at all: no call
-// creates a reference in wasm_exec.js's value table. How they encode their
-// results is defined in package seam; the codes, kinds and field orders come
-// from packages registry and mcp, and wasm/cmd/jsbuild writes all of them
-// into the loader.
+// creates a reference in wasm_exec.js's value table. The codes, kinds and
+// field orders come from packages registry and mcp, and wasm/cmd/jsbuild
+// writes all of them into the loader.
 //
 // # Failures
 //
@@ -31,7 +30,8 @@
 //
 // The module creates no js.Func and holds no js.Value. The page API members
 // are the loader's own functions, which call the exports; the loader forgets
-// a registration's functions when Retire runs and a value when Release runs.
+// a value when Release runs (or, for a push Go did not dispatch, when
+// mc_push returns).
 //
 // # Tests
 //

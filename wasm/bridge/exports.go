@@ -94,24 +94,16 @@ func mcListChanged() (code int32) {
 	return 0
 }
 
-// mc_push is onChange.
+// mc_push hands Go the result of push number push of registration id
+// (registry.Result, for the value v) and returns what Go did with it
+// (registry.Outcome). The loader numbered the onChange call, called the
+// getter and compared the value's key with the baseline; Go decides.
 //
 //go:wasmexport mc_push
-func mcPush(id, debug int32) (code int32) {
-	defer recoverEntry("onChange", &code)
+func mcPush(id, push, result, v, debug int32) (outcome int32) {
+	defer recoverEntry("onChange", &outcome)
 	reg.SetDebug(debug != 0)
-	reg.Push(registry.ID(id))
-	return 0
-}
-
-// mc_settle delivers the outcome of an asynchronous getter.
-//
-//go:wasmexport mc_settle
-func mcSettle(id, push, v, ok, debug int32) (code int32) {
-	defer recoverEntry("onChange", &code)
-	reg.SetDebug(debug != 0)
-	reg.Settle(registry.ID(id), uint32(push), registry.Value(v), ok != 0)
-	return 0
+	return int32(reg.Push(registry.ID(id), uint32(push), registry.Result(result), registry.Value(v)))
 }
 
 // mc_match returns the template that serves the uri in the first n bytes of

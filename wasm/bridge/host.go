@@ -5,33 +5,13 @@ package bridge
 import (
 	"github.com/modelcontext-go/modelcontext/wasm/mcp"
 	"github.com/modelcontext-go/modelcontext/wasm/registry"
-	"github.com/modelcontext-go/modelcontext/wasm/seam"
 )
 
 // jsHost implements registry.Host and mcp.Host with the loader's host
-// functions, decoding their int32 results as package seam says. Its methods
-// have pointer receivers, so that the registry's interface calls reach them
-// directly, not through a wrapper that copies the (empty) value.
+// functions. Its methods have pointer receivers, so that the registry's
+// interface calls reach them directly, not through a wrapper that copies the
+// (empty) value.
 type jsHost struct{}
-
-func (*jsHost) Get(id registry.ID, push uint32) (registry.GetStatus, registry.Value) {
-	n := hostGet(int32(id), int32(push))
-	checkFault("get")
-	switch {
-	case n < 0:
-		return registry.GetThrew, registry.Value(-n)
-	case n == seam.GetPending:
-		return registry.GetPending, 0
-	default:
-		return registry.GetValue, registry.Value(n)
-	}
-}
-
-func (*jsHost) Compare(id registry.ID, v registry.Value) registry.KeyResult {
-	k := hostCompare(int32(id), int32(v))
-	checkFault("compare")
-	return registry.KeyResult(k)
-}
 
 func (*jsHost) Dispatch(id registry.ID, v registry.Value) {
 	hostDispatch(int32(id), int32(v))

@@ -14,12 +14,6 @@ import "unsafe"
 // frames would unwind them without running deferred calls) and reports it
 // out of band, through fault: see checkFault.
 
-//go:wasmimport modelcontext get
-func hostGet(id, push int32) int32
-
-//go:wasmimport modelcontext compare
-func hostCompare(id, v int32) int32
-
 //go:wasmimport modelcontext dispatch
 func hostDispatch(id, v int32)
 

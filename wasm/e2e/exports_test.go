@@ -35,11 +35,13 @@ const calls = [
   ['mc_unregister(-1)', () => ex.mc_unregister(-1), 'quiet'],
   ['mc_unregister(1e9)', () => ex.mc_unregister(1e9), 'quiet'],
   ['mc_list_changed()', () => ex.mc_list_changed(), 'quiet'],
-  ['mc_push(999999, 0)', () => ex.mc_push(999999, 0), 'quiet'],
-  ['mc_push(-7, 1)', () => ex.mc_push(-7, 1), 'quiet'],
-  ['mc_settle(unknown id, push 1, no value)', () => ex.mc_settle(999999, 1, 0, 1, 0), 'quiet'],
-  ['mc_settle(-1, -1, 0, -1, 0)', () => ex.mc_settle(-1, -1, 0, -1, 0), 'quiet'],
-  ['mc_settle(-1, 2**31-1, 0, 0, 0)', () => ex.mc_settle(-1, 2 ** 31 - 1, 0, 0, 0), 'quiet'],
+  // mc_push(id, push, result, value, debug); results 0 same, 1 different, 2 no key, 3 threw.
+  ['mc_push(unknown id, push 1, different, no value)', () => ex.mc_push(999999, 1, 1, 0, 0), 'quiet'],
+  ['mc_push(-7, 1, same, 0, debug)', () => ex.mc_push(-7, 1, 0, 0, 1), 'quiet'],
+  ['mc_push(-1, -1, no key, 0, -1)', () => ex.mc_push(-1, -1, 2, 0, -1), 'quiet'],
+  ['mc_push(-1, 2**31-1, threw, 0, 0)', () => ex.mc_push(-1, 2 ** 31 - 1, 3, 0, 0), 'quiet'],
+  ['mc_push(unknown id, push 1, result 9)', () => ex.mc_push(999999, 1, 9, 0, 0), 'error'],
+  ['mc_push(unknown id, push 1, result -1)', () => ex.mc_push(999999, 1, -1, 0, 0), 'error'],
   ['mc_stats(99)', () => ex.mc_stats(99), 'quiet'],
   ['mc_mcp_start(1e9)', () => ex.mc_mcp_start(1e9), 'error'],
   ['mc_mcp_start(-1)', () => ex.mc_mcp_start(-1), 'error'],
@@ -78,17 +80,17 @@ return {checked: calls.length, problems};
 		})
 
 		t.Run("value handles the loader never issued", func(t *testing.T) {
-			// mc_settle for an unknown registration and mc_mcp_read_done for
-			// an unknown server release the value handle they are given. A
-			// handle the loader never issued must not be released: it would
-			// corrupt the loader's value table (and a live handle would be
-			// freed while in use).
+			// mc_push for an unknown registration leaves the value handle it
+			// is given to the loader; mc_mcp_read_done for an unknown server
+			// releases it. A handle the loader never issued must not be
+			// released: it would corrupt the loader's value table (and a live
+			// handle would be freed while in use).
 			expectNoProblems(t, `
 const problems = [];
 const start = I.stats();
 const calls = [
-  ['mc_settle(unknown id, push 1, handle 77)', () => ex.mc_settle(999999, 1, 77, 1, 0)],
-  ['mc_settle(unknown id, push 1, handle -3)', () => ex.mc_settle(999999, 1, -3, 0, 0)],
+  ['mc_push(unknown id, push 1, different, handle 77)', () => ex.mc_push(999999, 1, 1, 77, 0)],
+  ['mc_push(unknown id, push 1, threw, handle -3)', () => ex.mc_push(999999, 1, 3, -3, 0)],
   ['mc_mcp_read_done(unknown server, handle 88)', () => ex.mc_mcp_read_done(42, 1, 1, 88, 5, 0)],
 ];
 for (const [label, call] of calls) {
@@ -146,15 +148,14 @@ return {
 
 // TestLoaderFaultsAreNotAnswers: a host function of the loader that throws
 // (a bug in the loader) reaches Go as a failure, never as a result that
-// also means something: 0 from compare is "unchanged" and would silence a
-// push, 0 from get is "a Promise" and would stall it. The push fails loudly
-// instead, and the next one works.
+// also means something: 0 from deliver is "the handler did not throw". The
+// push fails loudly instead, and the next one works.
 func TestLoaderFaultsAreNotAnswers(t *testing.T) {
 	wasmOnly(t, func(t *testing.T) {
-		for _, fn := range []string{"compare", "get", "dispatch"} {
+		for _, fn := range []string{"dispatch", "deliver"} {
 			t.Run(fn, func(t *testing.T) {
 				var got struct {
-					Events  []int
+					Handled []int
 					Threw   string
 					Reports int
 				}
@@ -162,15 +163,15 @@ func TestLoaderFaultsAreNotAnswers(t *testing.T) {
 const uri = 'state://fault/host';
 let n = 0, onChange;
 mc.registerResource({uri, name: 'h', get: () => ({n}), subscribe: (f) => { onChange = f; return () => {}; }});
-const events = [];
-mc.addEventListener('resourceupdated', (e) => { if (e.detail.uri === uri) events.push(e.detail.value.n); });
+const handled = [];
+mc.subscribeResource(uri, (v) => handled.push(v.n));
 n = 1; onChange();
 n = 2; I.breakHost(`+jsString(fn)+`);
 let threw = '';
 try { onChange(); } catch (e) { threw = e.message; }
 n = 3; onChange();
 await H.settle();
-return {events, threw, reports: H.mine('error').filter((m) => m.includes("internal error in the loader's `+fn+`")).length};
+return {handled, threw, reports: H.mine('error').filter((m) => m.includes("internal error in the loader's `+fn+`")).length};
 `, &got)
 				if want := "modelcontext: internal error in onChange: the loader's " + fn + " failed"; got.Threw != want {
 					t.Errorf("the broken push threw %q, want %q", got.Threw, want)
@@ -178,8 +179,8 @@ return {events, threw, reports: H.mine('error').filter((m) => m.includes("intern
 				if got.Reports != 1 {
 					t.Errorf("the loader's failure was reported %d times, want once", got.Reports)
 				}
-				if len(got.Events) != 2 || got.Events[0] != 1 || got.Events[1] != 3 {
-					t.Errorf("events %v, want [1 3]: the push after the failure must dispatch", got.Events)
+				if !slices.Equal(got.Handled, []int{1, 3}) {
+					t.Errorf("handler got %v, want [1 3]: the push after the failure must be delivered", got.Handled)
 				}
 			})
 		}

@@ -34,8 +34,9 @@ func benchRegistry(b *testing.B, n int, value func() (any, error)) (*registrytes
 	return h, first, onChange
 }
 
-// BenchmarkPush is one onChange whose value changed: get, compare, dispatch
-// resourceupdated, deliver to one subscribeResource handler.
+// BenchmarkPush is one onChange whose value changed, through the fake's
+// loader (get, the key, the baseline): Push dispatches resourceupdated and
+// delivers to one subscribeResource handler.
 func BenchmarkPush(b *testing.B) {
 	n := 0
 	h, _, onChange := benchRegistry(b, 1, func() (any, error) { n++; return n, nil })
@@ -50,7 +51,7 @@ func BenchmarkPush(b *testing.B) {
 }
 
 // BenchmarkPushSuppressed is one onChange whose value equals the last
-// dispatched one: get, compare, release.
+// dispatched one, through the fake's loader: Push suppresses it.
 func BenchmarkPushSuppressed(b *testing.B) {
 	_, _, onChange := benchRegistry(b, 1, func() (any, error) { return 1, nil })
 	b.ReportAllocs()
@@ -108,6 +109,32 @@ func BenchmarkRegisterUnregisterNop(b *testing.B) {
 			b.Fatal(err)
 		}
 		r.Unregister(id)
+	}
+}
+
+// BenchmarkPushNop is Push alone, against a host that does nothing: a
+// result equal to the baseline (suppressed) and a new one (dispatched to no
+// consumer). On WebAssembly it is Go's side of a push.
+func BenchmarkPushNop(b *testing.B) {
+	for _, tc := range []struct {
+		name string
+		res  registry.Result
+		want registry.Outcome
+	}{{"suppressed", registry.ResultSame, registry.Suppressed}, {"dispatched", registry.ResultDifferent, registry.Dispatched}} {
+		b.Run(tc.name, func(b *testing.B) {
+			r := registry.New(nopHost{})
+			if err := r.Register(1, 0, registry.Registration{Key: "bench://push", MIMEType: registry.DefaultMIMEType}); err != nil {
+				b.Fatal(err)
+			}
+			n := uint32(0)
+			b.ReportAllocs()
+			for b.Loop() {
+				n++
+				if r.Push(1, n, tc.res, 1) != tc.want {
+					b.Fatal("unexpected outcome")
+				}
+			}
+		})
 	}
 }
 

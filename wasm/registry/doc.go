@@ -7,9 +7,12 @@
 // survive a replacement of their resource and end with its unregistration),
 // and matches URI templates. It never
 // touches JavaScript: page values, errors and functions stay on the
-// JavaScript side, addressed by small integer handles, and everything only
-// JavaScript can do (call a getter, compute a comparison key, dispatch an
-// event) is asked of a [Host]. That keeps this package testable on the host
+// JavaScript side, addressed by small integer handles. What only JavaScript
+// can do before a push is decided (call the getter, compute the value's
+// comparison key and compare it with the baseline) the loader has done when
+// it calls [Registry.Push], which gets the push's number and that
+// comparison's [Result]; what it can do after (dispatch an event, call a
+// handler, release a value) is asked of a [Host]. That keeps this package testable on the host
 // with go test -race; the registrytest package holds the one fake Host the
 // tests share.
 //
@@ -22,10 +25,12 @@
 // current one for a uri, and looks concrete uris up. It also runs each
 // registration's lifecycle: it calls subscribe, runs teardowns (the old one
 // before the new subscribe when a uri is registered again) and fires
-// resourcelistchanged, so that registering and unregistering cost one call
-// into Go each and no call out. It tells the registry what happened
-// ([Registry.Register] names the registration a new one replaces) and the
-// registry trusts it.
+// resourcelistchanged, so that registering and unregistering cost at most
+// one call into Go each and no call out. It tells the registry what happened
+// ([Registry.Register] names the registration a new one replaces), once the
+// registry needs to know: a template at once, a concrete resource at its
+// first push or consumer subscription, when it replaces one the registry
+// knows, or while an MCP server runs. The registry trusts it.
 //
 // # Threading
 //
@@ -36,8 +41,8 @@
 //
 // # Identity
 //
-// IDs are never reused, so an onChange of a registration that was since
-// replaced or unregistered finds nothing and does nothing. Entries are: an
+// IDs are never reused, so the result of a push of a registration that was
+// since replaced or unregistered finds nothing and is dropped. Entries are: an
 // unregistered one serves the next registration, so that a page that
 // registers and unregisters (a component mounted again) allocates nothing.
 // Code that holds an entry across a call out therefore checks, after the

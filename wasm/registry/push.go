@@ -1,68 +1,49 @@
 package registry
 
-// Push is onChange of registration id: it calls the getter now and, once the
-// value is there, dispatches it unless it equals the last dispatched value.
-// A Push for a registration that is gone does nothing.
-func (r *Registry) Push(id ID) {
+// Push is the result of push number push of registration id: the loader
+// numbered the onChange call, called the getter (and, for a Promise, waited
+// for it) and compared the value v with the baseline (res). Push decides:
+// a result for a registration that is gone, or older than one already
+// handled, is dropped; one whose getter failed is reported; one equal to the
+// last dispatched value is suppressed; any other is dispatched, and the
+// registry then owns v. Calling nothing of the page's for a dropped or
+// suppressed push, Push costs one call into Go.
+func (r *Registry) Push(id ID, push uint32, res Result, v Value) Outcome {
+	if res > ResultThrew {
+		panic(errResult)
+	}
 	e := r.byID.get(id)
-	if e == nil {
-		return
-	}
-	e.pushes++
-	push := e.pushes
-	status, v := r.host.Get(id, push)
-	if status != GetPending {
-		r.settle(e, id, push, v, status == GetValue)
-	}
-}
-
-// Settle finishes push number push of registration id with the getter's
-// value v (ok) or the error it threw or rejected with (!ok). The handle v is
-// released once delivered. A result older than one already handled is
-// dropped.
-func (r *Registry) Settle(id ID, push uint32, v Value, ok bool) {
-	e := r.byID.get(id)
-	if e == nil {
-		r.host.Release(v)
-		return
-	}
-	r.settle(e, id, push, v, ok)
-}
-
-// settle finishes a push of registration id, whose entry e was when the
-// push began.
-func (r *Registry) settle(e *entry, id ID, push uint32, v Value, ok bool) {
-	if e.id != id || !e.live { // unregistered or replaced while its getter ran
-		r.host.Release(v)
-		return
+	if e == nil { // unregistered or replaced while its getter ran
+		return Dropped
 	}
 	uri := e.uri
-	if !ok {
+	if res == ResultThrew {
 		r.host.Error("modelcontext: get() of "+quote(uri)+" failed; nothing was pushed:", v)
-		r.host.Release(v)
-		return
+		return Dropped
 	}
 	if push <= e.handled {
 		r.debug(`resource "`, uri, `": late result dropped (a newer push was already handled)`)
-		r.host.Release(v)
-		return
+		return Dropped
 	}
 	e.handled = push
-	switch r.host.Compare(id, v) {
-	case KeySame:
+	switch res {
+	case ResultSame:
 		r.debug(`resource "`, uri, `": push suppressed (value unchanged)`)
-		r.host.Release(v)
-		return
-	case KeyDifferent:
+		return Suppressed
+	case ResultDifferent:
 		r.debug(`resource "`, uri, `" changed`)
-	case KeyNone:
+	case ResultNoKey:
 		r.debug(`resource "`, uri, `": value has no comparison key; pushed anyway (fail-open)`)
 	}
 	r.outbox = append(r.outbox, delivery{e, id, v})
 	if !r.delivering {
 		r.deliverAll()
 	}
+	return Dispatched
 }
+
+// errResult is Push's panic for a result the loader should never send.
+var errResult error = wireError("registry: unknown push result")
 
 // delivery is a dispatched push waiting for its listeners.
 type delivery struct {

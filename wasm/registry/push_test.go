@@ -132,7 +132,7 @@ func TestUnregisterIsIdempotentAndEndsSubscriptions(t *testing.T) {
 	s := h.Follow("state://a", nil)
 	h.R.Unregister(id)
 	h.R.Unregister(id)
-	h.R.Push(id) // an onChange that reached Go after the unregistration
+	h.R.Push(id, 1, registry.ResultDifferent, 0) // a push that reached Go after the unregistration
 	onChange()
 	h.R.Unsubscribe(s)
 	// Registering fired the event (the fake's loader); Go's Unregister ends
@@ -318,4 +318,49 @@ func TestTemplatesMatchInRegistrationOrderAndKeepTheirPlace(t *testing.T) {
 	if s := h.R.Subscribe(b); s != 0 {
 		t.Errorf("a consumer subscription to a template = %d, want 0", s)
 	}
+}
+
+// TestPushSaysWhatItDid: Push's outcome is what the loader acts on (it
+// undoes a new baseline and releases the value unless the push was
+// dispatched), so each case is checked directly, with the debug lines that
+// explain it.
+func TestPushSaysWhatItDid(t *testing.T) {
+	h := registrytest.New()
+	id := h.Register("state://a", func() (any, error) { return 1, nil }, nil)
+	h.R.SetDebug(true)
+	steps := []struct {
+		name string
+		push uint32
+		res  registry.Result
+		want registry.Outcome
+		log  string
+	}{
+		{"a new value", 2, registry.ResultDifferent, registry.Dispatched, `debug [modelcontext] resource "state://a" changed`},
+		{"an older push", 1, registry.ResultDifferent, registry.Dropped, `debug [modelcontext] resource "state://a": late result dropped (a newer push was already handled)`},
+		{"the same value", 3, registry.ResultSame, registry.Suppressed, `debug [modelcontext] resource "state://a": push suppressed (value unchanged)`},
+		{"no key", 4, registry.ResultNoKey, registry.Dispatched, `debug [modelcontext] resource "state://a": value has no comparison key; pushed anyway (fail-open)`},
+		{"a failed getter", 9, registry.ResultThrew, registry.Dropped, `error modelcontext: get() of "state://a" failed; nothing was pushed: <nil>`},
+		{"a push after the failure", 5, registry.ResultSame, registry.Suppressed, `debug [modelcontext] resource "state://a": push suppressed (value unchanged)`},
+	}
+	for _, s := range steps {
+		h.Log = nil
+		if got := h.R.Push(id, s.push, s.res, 0); got != s.want {
+			t.Errorf("%s: outcome %d, want %d", s.name, got, s.want)
+		}
+		if len(h.Log) == 0 || h.Log[0] != s.log {
+			t.Errorf("%s: log %q, want first %q", s.name, h.Log, s.log)
+		}
+	}
+	h.Unregister(id)
+	if got := h.R.Push(id, 10, registry.ResultDifferent, 0); got != registry.Dropped {
+		t.Errorf("a push of an unregistered resource: outcome %d, want Dropped", got)
+	}
+	func() {
+		defer func() {
+			if recover() == nil {
+				t.Error("an unknown result did not panic")
+			}
+		}()
+		h.R.Push(id, 11, registry.ResultThrew+1, 0)
+	}()
 }

@@ -115,16 +115,12 @@ func TestRegisterAndUnregisterAllocateNothingOnceWarm(t *testing.T) {
 // nopHost is a host that does nothing and allocates nothing.
 type nopHost struct{}
 
-func (nopHost) Get(registry.ID, uint32) (registry.GetStatus, registry.Value) {
-	return registry.GetValue, 1
-}
-func (nopHost) Compare(registry.ID, registry.Value) registry.KeyResult { return registry.KeyDifferent }
-func (nopHost) Release(registry.Value)                                 {}
-func (nopHost) Dispatch(registry.ID, registry.Value)                   {}
-func (nopHost) Deliver(registry.SubID, registry.Value) registry.Value  { return 0 }
-func (nopHost) EndSubscription(registry.SubID)                         {}
-func (nopHost) Error(string, registry.Value)                           {}
-func (nopHost) Debug(string)                                           {}
+func (nopHost) Release(registry.Value)                                {}
+func (nopHost) Dispatch(registry.ID, registry.Value)                  {}
+func (nopHost) Deliver(registry.SubID, registry.Value) registry.Value { return 0 }
+func (nopHost) EndSubscription(registry.SubID)                        {}
+func (nopHost) Error(string, registry.Value)                          {}
+func (nopHost) Debug(string)                                          {}
 
 // A replacement whose old teardown registers the uri once more: the newer
 // registration replaces the one being made, which is then not subscribed

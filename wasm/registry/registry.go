@@ -10,39 +10,36 @@ type SubID int32
 // thrown error. 0 is no value. The registry releases every handle it is given.
 type Value int32
 
-// GetStatus says what calling a getter gave.
-type GetStatus uint8
+// Result is what the loader found when it compared the value of a push with
+// the baseline, the key of the last value dispatched for the registration
+// (the loader calls the getter and computes the key; Go decides what the
+// push does).
+type Result uint8
 
 const (
-	GetValue   GetStatus = iota // the value is ready
-	GetPending                  // a Promise: the host calls Registry.Settle later
-	GetThrew                    // the getter threw; the handle holds the error
+	ResultSame      Result = iota // the key equals the baseline
+	ResultDifferent               // a new key: the loader made it the baseline, and undoes that unless Push dispatches
+	ResultNoKey                   // no key can be computed (cycle, BigInt, throwing toJSON): the loader dropped the baseline, likewise
+	ResultThrew                   // the getter threw or its Promise rejected: the value is the error
 )
 
-// KeyResult says how a value's comparison key relates to the baseline, the
-// key of the last value dispatched for the registration.
-type KeyResult uint8
+// Outcome is what Push did with a result.
+type Outcome uint8
 
 const (
-	KeySame      KeyResult = iota // equal to the baseline: the push is suppressed
-	KeyDifferent                  // different: it is dispatched and its key is the new baseline
-	KeyNone                       // no key can be computed (cycle, BigInt, throwing toJSON): dispatched, the baseline dropped
+	// Dropped: the registration is gone, a newer push was handled first, or
+	// the getter failed (and the error was reported). The loader restores
+	// the baseline and releases the value.
+	Dropped Outcome = iota
+	// Suppressed: the value equals the last one dispatched.
+	Suppressed
+	// Dispatched: the value is delivered (now, or after the delivery in
+	// progress), and the registry releases it after.
+	Dispatched
 )
-
-// Page runs the page's own functions of a registration. (Its subscribe and
-// teardown are the loader's to call: it owns a registration's lifecycle.)
-type Page interface {
-	// Get calls the getter of id. For GetPending the host later calls
-	// Registry.Settle(id, push, ...).
-	Get(id ID, push uint32) (GetStatus, Value)
-}
 
 // Values are the page's values, held by the host.
 type Values interface {
-	// Compare computes the comparison key of v and compares it with the
-	// baseline of id. For KeyDifferent the key becomes the baseline; for
-	// KeyNone the baseline is dropped.
-	Compare(id ID, v Value) KeyResult
 	// Release frees a value handle.
 	Release(v Value)
 }
@@ -68,7 +65,6 @@ type Console interface {
 // Host is everything the registry needs from JavaScript. Every method may
 // re-enter the Registry.
 type Host interface {
-	Page
 	Values
 	Consumers
 	Console
@@ -81,8 +77,7 @@ type entry struct {
 	template  *Template  // nil for a concrete resource
 	consumers *consumers // the uri's consumer subscriptions; shared with the registrations it replaced
 	live      bool       // the current registration of its uri (in byID)
-	pushes    uint32     // onChange calls so far
-	handled   uint32     // the newest push whose result was dispatched or suppressed
+	handled   uint32     // the newest push (the loader numbers them) whose result was dispatched or suppressed
 }
 
 // consumers are the consumer subscriptions of one uri, in the order they

@@ -33,7 +33,7 @@
         error: [0], debug: [0], setError: [0], setParams: [0],
         mcpOpen: [1], mcpPost: [1, 3], mcpRead: [3],
       };
-      const names = ["get", "compare", "dispatch", "deliver", "endSubscription", "release", "error", "debug", "setError", "ready", "setParams", "mcpOpen", "mcpClose", "mcpPost",
+      const names = ["dispatch", "deliver", "endSubscription", "release", "error", "debug", "setError", "ready", "setParams", "mcpOpen", "mcpClose", "mcpPost",
         "mcpRead", "textBytes"];
       const mod = {};
       for (const name of names) {

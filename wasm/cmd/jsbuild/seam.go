@@ -7,7 +7,6 @@ import (
 
 	"github.com/modelcontext-go/modelcontext/wasm/mcp"
 	"github.com/modelcontext-go/modelcontext/wasm/registry"
-	"github.com/modelcontext-go/modelcontext/wasm/seam"
 )
 
 // constant is one value the loader receives from Go.
@@ -34,8 +33,9 @@ func constants() []constant {
 		name string
 		v    any
 	}{
-		{"KEY_SAME", registry.KeySame}, {"KEY_DIFFERENT", registry.KeyDifferent}, {"KEY_NONE", registry.KeyNone},
-		{"GET_PENDING", seam.GetPending},
+		{"RESULT_SAME", registry.ResultSame}, {"RESULT_DIFFERENT", registry.ResultDifferent},
+		{"RESULT_NO_KEY", registry.ResultNoKey}, {"RESULT_THREW", registry.ResultThrew},
+		{"DISPATCHED", registry.Dispatched},
 		{"ATTACH_NONE", mcp.AttachNone}, {"ATTACH_RESOURCES", mcp.AttachResources}, {"ATTACH_TEMPLATES", mcp.AttachTemplates},
 		{"ATTACH_TEXT", mcp.AttachText}, {"ATTACH_BLOB", mcp.AttachBlob},
 		{"CONTENT_FAILED", mcp.ContentFailed}, {"CONTENT_TEXT", mcp.ContentText}, {"CONTENT_BLOB", mcp.ContentBlob},

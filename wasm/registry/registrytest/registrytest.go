@@ -5,10 +5,12 @@
 // A [Host] plays both JavaScript sides of a registry: the loader's table
 // and lifecycle (it assigns IDs, knows which registration is the current one
 // for a key, calls subscribe and teardowns and fires resourcelistchanged
-// around Registry.Register and Registry.Unregister, and gates onChange the
-// way the loader does) and the host functions (values are
-// Go values, a getter is a Go func, the comparison key is encoding/json's
-// output, and unencodable values have none). Every observable effect is
+// around Registry.Register and Registry.Unregister, and runs onChange the
+// way the loader does: it numbers the call, calls the getter, compares the
+// value's key with the baseline and hands Registry.Push the result) and the
+// host functions. Values are Go values, a getter is a Go func, the
+// comparison key is encoding/json's output, and unencodable values have
+// none. Every observable effect is
 // appended to Log, one line each:
 //
 //	event <id> <json>        resourceupdated
@@ -36,7 +38,7 @@ type Host struct {
 	// Listener, when set, is called by Dispatch like a resourceupdated
 	// listener of the page.
 	Listener func(id registry.ID, v any)
-	// PanicIn names a host method ("Dispatch", "Get", ...) that panics the
+	// PanicIn names a host method ("Dispatch", "Deliver") that panics the
 	// next time it is called, like a JavaScript host that broke.
 	PanicIn string
 
@@ -57,6 +59,7 @@ type reg struct {
 	teardown func()
 	pullOnly bool // subscribe threw
 	async    bool
+	pushes   uint32 // onChange calls so far
 }
 
 type pending struct {
@@ -171,7 +174,7 @@ func (h *Host) Waiting() int { return len(h.waiting) }
 // Settle resolves the i-th asynchronous get made so far.
 func (h *Host) Settle(i int) {
 	p := h.waiting[i]
-	h.R.Settle(p.id, p.push, h.hold(p.val), true)
+	h.result(p.id, p.push, p.val, nil)
 }
 
 // Follow adds a consumer subscription to uri (subscribeResource) whose
@@ -226,7 +229,7 @@ func (h *Host) subscribe(id registry.ID) {
 	r := h.regs[id]
 	onChange := func() {
 		if h.current[r.key] == id && !r.pullOnly {
-			h.R.Push(id)
+			h.push(id)
 		}
 	}
 	var threw, ret any
@@ -278,40 +281,58 @@ func (h *Host) listChanged() {
 	h.R.ListChanged()
 }
 
-// Get implements registry.Page.
-func (h *Host) Get(id registry.ID, push uint32) (registry.GetStatus, registry.Value) {
-	h.fault("Get")
+// push is onChange of id, as the loader runs it: it numbers the call,
+// calls the getter and, for a value, hands Go the result.
+func (h *Host) push(id registry.ID) {
 	r := h.regs[id]
+	r.pushes++
+	n := r.pushes
 	v, err := r.get(nil)
+	if err == nil && r.async {
+		h.waiting = append(h.waiting, pending{id, n, v})
+		return
+	}
+	h.result(id, n, v, err)
+}
+
+// result compares v with the baseline of id, with encoding/json's output as
+// the key, and hands Go the result as the loader does: a new key (or none)
+// replaces the baseline first and is undone unless Go dispatches the value.
+func (h *Host) result(id registry.ID, n uint32, v any, err error) {
 	if err != nil {
-		return registry.GetThrew, h.hold(err)
+		hv := h.hold(err)
+		h.R.Push(id, n, registry.ResultThrew, hv)
+		h.Release(hv)
+		return
 	}
-	if r.async {
-		h.waiting = append(h.waiting, pending{id, push, v})
-		return registry.GetPending, 0
+	res := registry.ResultDifferent
+	b, jerr := json.Marshal(v)
+	old, had := h.base[id]
+	switch {
+	case jerr != nil:
+		res = registry.ResultNoKey
+		delete(h.base, id)
+	case had && old == string(b):
+		h.R.Push(id, n, registry.ResultSame, 0)
+		return
+	default:
+		h.base[id] = string(b)
 	}
-	return registry.GetValue, h.hold(v)
+	hv := h.hold(v)
+	if h.R.Push(id, n, res, hv) != registry.Dispatched {
+		h.Release(hv)
+		if had {
+			h.base[id] = old
+		} else {
+			delete(h.base, id)
+		}
+	}
 }
 
 // Read calls the getter of id with params, as readResource or an MCP read
 // does.
 func (h *Host) Read(id registry.ID, params []registry.Param) (any, error) {
 	return h.regs[id].get(params)
-}
-
-// Compare implements registry.Values, with encoding/json's output as the key.
-func (h *Host) Compare(id registry.ID, v registry.Value) registry.KeyResult {
-	h.fault("Compare")
-	b, err := json.Marshal(h.vals[v])
-	if err != nil {
-		delete(h.base, id)
-		return registry.KeyNone
-	}
-	if old, ok := h.base[id]; ok && old == string(b) {
-		return registry.KeySame
-	}
-	h.base[id] = string(b)
-	return registry.KeyDifferent
 }
 
 // Release implements registry.Values; it panics on a handle that is not
