@@ -20,17 +20,25 @@ func Ready() { hostReady() }
 
 // recoverEntry turns a panic in an export into a console error and makes the
 // export return *code, so that a bug or a hostile input never stops the Go
-// runtime. Every export defers it.
+// runtime. Every export defers it, except those of a push and a registration,
+// which defer a closure that calls recover and internalError itself: one
+// call fewer on every push, where a deferred recoverEntry measured 9% of a
+// suppressed push.
 func recoverEntry(name string, code *int32) {
 	if p := recover(); p != nil {
-		msg := "modelcontext: internal error in " + name + ": " + panicText(p)
-		// The raw host calls, without checkFault: a second panic here
-		// would escape the export.
-		hostSetError(msg)
-		hostError(msg, 0)
-		fault = 0
-		*code = -1
+		*code = internalError(name, p)
 	}
+}
+
+// internalError reports the panic p of the export name and returns -1.
+func internalError(name string, p any) int32 {
+	msg := "modelcontext: internal error in " + name + ": " + panicText(p)
+	// The raw host calls, without checkFault: a second panic here would
+	// escape the export.
+	hostSetError(msg)
+	hostError(msg, 0)
+	fault = 0
+	return -1
 }
 
 func panicText(p any) string {
@@ -63,7 +71,11 @@ func mcBuffer(n int32) unsafe.Pointer {
 //
 //go:wasmexport mc_register
 func mcRegister(id, replaces, n int32) (code int32) {
-	defer recoverEntry("registerResource", &code)
+	defer func() {
+		if p := recover(); p != nil {
+			code = internalError("registerResource", p)
+		}
+	}()
 	r, err := registry.DecodeRegistration(in[:n])
 	if err == nil {
 		err = reg.Register(registry.ID(id), registry.ID(replaces), r)
@@ -79,7 +91,11 @@ func mcRegister(id, replaces, n int32) (code int32) {
 //
 //go:wasmexport mc_unregister
 func mcUnregister(id int32) (code int32) {
-	defer recoverEntry("unregister", &code)
+	defer func() {
+		if p := recover(); p != nil {
+			code = internalError("unregister", p)
+		}
+	}()
 	reg.Unregister(registry.ID(id))
 	return 0
 }
@@ -101,7 +117,11 @@ func mcListChanged() (code int32) {
 //
 //go:wasmexport mc_push
 func mcPush(id, push, result, v, debug int32) (outcome int32) {
-	defer recoverEntry("onChange", &outcome)
+	defer func() {
+		if p := recover(); p != nil {
+			outcome = internalError("onChange", p)
+		}
+	}()
 	reg.SetDebug(debug != 0)
 	return int32(reg.Push(registry.ID(id), uint32(push), registry.Result(result), registry.Value(v)))
 }
