@@ -27,7 +27,7 @@ const (
 
 // goFunc is a function of the bridge with its directive's name.
 type goFunc struct {
-	sig    string // "func hostGet(id, push int32) int32"
+	sig    string // "func hostDeliver(sub, v int32) int32"
 	params int    // wasm parameters: a string is two
 }
 
