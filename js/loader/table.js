@@ -45,7 +45,7 @@
  */
 
 let lastID = 0;
-/** @type {Map<number, Registration>} the registrations Go knows, by ID (not all: see api.js's tellGo) */
+/** @type {Map<number, Registration>} the registrations Go knows (api.js's tellGo says which), by ID */
 const regs = new Map();
 /** @type {Map<string, Registration>} the current resources by uri, in list order */
 const resources = new Map();
