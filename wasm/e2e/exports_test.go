@@ -158,6 +158,7 @@ func TestLoaderFaultsAreNotAnswers(t *testing.T) {
 					Handled []int
 					Threw   string
 					Reports int
+					Held    int
 				}
 				faultRun(t, `
 const uri = 'state://fault/host';
@@ -171,7 +172,7 @@ let threw = '';
 try { onChange(); } catch (e) { threw = e.message; }
 n = 3; onChange();
 await H.settle();
-return {handled, threw, reports: H.mine('error').filter((m) => m.includes("internal error in the loader's `+fn+`")).length};
+return {handled, threw, reports: H.mine('error').filter((m) => m.includes("internal error in the loader's `+fn+`")).length, held: I.stats().heldValues};
 `, &got)
 				if want := "modelcontext: internal error in onChange: the loader's " + fn + " failed"; got.Threw != want {
 					t.Errorf("the broken push threw %q, want %q", got.Threw, want)
@@ -181,6 +182,9 @@ return {handled, threw, reports: H.mine('error').filter((m) => m.includes("inter
 				}
 				if !slices.Equal(got.Handled, []int{1, 3}) {
 					t.Errorf("handler got %v, want [1 3]: the push after the failure must be delivered", got.Handled)
+				}
+				if got.Held != 0 {
+					t.Errorf("%d values still held: the failed delivery's value was not released", got.Held)
 				}
 			})
 		}

@@ -58,21 +58,28 @@ type delivery struct {
 func (r *Registry) deliverAll() {
 	r.delivering = true
 	i := 0
+	var held Value // the value of the delivery in progress, until it is released
 	defer func() {
 		// After a panic in the middle of a delivery, drop that delivery (its
-		// slot is already cleared), keep the rest, and reuse the array.
+		// slot is already cleared) and release its value, keep the rest, and
+		// reuse the array.
 		r.delivering = false
 		if i < len(r.outbox) && r.outbox[i].e == nil {
 			i++
 		}
 		r.outbox = r.outbox[:copy(r.outbox, r.outbox[i:])]
+		if held != 0 {
+			r.host.Release(held)
+		}
 	}()
 	for ; i < len(r.outbox); i++ {
 		d := r.outbox[i]
 		r.outbox[i] = delivery{}
+		held = d.v
 		if d.e.id == d.id && d.e.live { // not unregistered or replaced by an earlier listener
 			r.deliver(d.e, d.v)
 		}
+		held = 0
 		r.host.Release(d.v)
 	}
 }
