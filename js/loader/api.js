@@ -70,13 +70,15 @@ function registerNow(r, old) {
 }
 
 /**
- * tellGo tells Go of r, which replaces old in Go when old is one Go knows.
- * It returns the Error Go described for a registration it refused, or null.
+ * tellGo tells Go of r, which replaces old in Go when old is one Go knows:
+ * a template with its fields, a concrete resource without them (Go asks for
+ * its uri and mimeType when it needs them: host.describe). It returns the
+ * Error Go described for a registration it refused, or null.
  * @param {Registration} r
  * @param {Registration | undefined} [old]
  */
 function tellGo(r, old) {
-  if (ex.mc_register(r.id, old !== undefined && old.inGo ? old.id : 0, encodeRegistration(r)) < 0) return new Error(lastError);
+  if (ex.mc_register(r.id, old !== undefined && old.inGo ? old.id : 0, r.template ? encodeRegistration(r) : 0) < 0) return new Error(lastError);
   r.inGo = true;
   regs.set(r.id, r);
   return null;

@@ -43,6 +43,10 @@ const host = {
   release(/** @type {number} */ h) {
     release(h);
   },
+  // func hostDescribe(id int32) int32
+  describe(/** @type {number} */ id) {
+    return encodeRegistration(/** @type {Registration} */ (regs.get(id)));
+  },
   // func hostError(msg string, v int32)
   error(/** @type {number} */ p, /** @type {number} */ n, /** @type {number} */ h) {
     if (h) console.error(str(p, n), vals[h]);

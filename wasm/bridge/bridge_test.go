@@ -25,6 +25,7 @@ func fakeHost(t *testing.T) js.Value {
 	}
 	h.Set("answers", js.Global().Get("Object").New())
 	h.Set("throwIn", "")
+	h.Set("describeWith", js.Null())
 	h.Call("take")
 	reg = registry.New(host)
 	return h
@@ -76,6 +77,34 @@ func TestRegisterAndPushThroughTheHost(t *testing.T) {
 	take(h)
 	if code := mcUnregister(1); code != 0 || take(h) != "" {
 		t.Errorf("unregister: %d", code)
+	}
+}
+
+// TestAResourceToldWithoutItsFieldsIsDescribedWhenNeeded: the loader
+// registers a concrete resource with no fields (n = 0); Go asks for them
+// (describe) only when it needs the uri, here for a debug line, and once.
+func TestAResourceToldWithoutItsFieldsIsDescribedWhenNeeded(t *testing.T) {
+	h := fakeHost(t)
+	f := fields{}.Str("state://a").Str("application/json").Kind(registry.KindUndefined)
+	b := js.Global().Get("Uint8Array").New(len(f))
+	js.CopyBytesToJS(b, f)
+	h.Set("describeWith", b)
+	if code := mcRegister(1, 0, 0); code != 0 {
+		t.Fatalf("mc_register without fields = %d, error %q", code, h.Get("lastError"))
+	}
+	mcPush(1, 1, int32(registry.ResultDifferent), 5, 0)
+	if got, want := take(h), "dispatch(1,5) release(5)"; got != want {
+		t.Errorf("a push without debug lines\n got %s\nwant %s", got, want)
+	}
+	mcPush(1, 2, int32(registry.ResultDifferent), 6, 1)
+	mcPush(1, 3, int32(registry.ResultSame), 0, 1)
+	want := `describe(1) debug([modelcontext] resource "state://a" changed) dispatch(1,6) release(6) ` +
+		`debug([modelcontext] resource "state://a": push suppressed (value unchanged))`
+	if got := take(h); got != want {
+		t.Errorf("pushes with debug lines\n got %s\nwant %s", got, want)
+	}
+	if key, mime, _, ok := reg.Info(1); !ok || key != "state://a" || mime != "application/json" {
+		t.Errorf("Info(1) = %q, %q, %v", key, mime, ok)
 	}
 }
 

@@ -65,9 +65,11 @@ func mcBuffer(n int32) unsafe.Pointer {
 }
 
 // mc_register adds registration id, which replaces registration replaces
-// (or 0); the buffer holds its fields (registry.RegistrationFields, n bytes).
-// It returns 0, or -1 after handing the loader the error's message. It calls
-// nothing of the page's: the loader runs the lifecycle around it.
+// (or 0); the buffer holds its fields (registry.RegistrationFields, n bytes),
+// or, when n is 0, none: a concrete resource, whose fields Go asks for when
+// it needs them (hostDescribe). It returns 0, or -1 after handing the loader
+// the error's message. It calls nothing of the page's: the loader runs the
+// lifecycle around it.
 //
 //go:wasmexport mc_register
 func mcRegister(id, replaces, n int32) (code int32) {
@@ -76,7 +78,11 @@ func mcRegister(id, replaces, n int32) (code int32) {
 			code = internalError("registerResource", p)
 		}
 	}()
-	r, err := registry.DecodeRegistration(in[:n])
+	var r registry.Registration
+	var err error
+	if n != 0 {
+		r, err = registry.DecodeRegistration(in[:n])
+	}
 	if err == nil {
 		err = reg.Register(registry.ID(id), registry.ID(replaces), r)
 	}

@@ -36,6 +36,20 @@ func (*jsHost) Release(v registry.Value) {
 	}
 }
 
+// Describe has the loader write the fields of registration id into the
+// buffer (registry.RegistrationFields), which it overwrites: no caller up
+// the stack holds a view of it (the exports copy what they decode from it,
+// except mc_register and mc_match, which call nothing that describes).
+func (*jsHost) Describe(id registry.ID) registry.Registration {
+	n := hostDescribe(int32(id))
+	checkFault("describe")
+	r, err := registry.DecodeRegistration(in[:n])
+	if err != nil {
+		panic(err)
+	}
+	return r
+}
+
 func (*jsHost) Error(msg string, v registry.Value) {
 	hostError(msg, int32(v))
 	checkFault("error")

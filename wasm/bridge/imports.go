@@ -26,6 +26,9 @@ func hostEndSubscription(sub int32)
 //go:wasmimport modelcontext release
 func hostRelease(v int32)
 
+//go:wasmimport modelcontext describe
+func hostDescribe(id int32) int32
+
 //go:wasmimport modelcontext error
 func hostError(msg string, v int32)
 

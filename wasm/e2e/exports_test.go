@@ -24,7 +24,14 @@ const start = I.stats();
 const calls = [
   ['mc_register(1000, 0, 1e9)', () => ex.mc_register(1000, 0, 1e9), 'error'],
   ['mc_register(1000, 0, -5)', () => ex.mc_register(1000, 0, -5), 'error'],
-  ['mc_register(1000, 0, 0): no fields', () => ex.mc_register(1000, 0, 0), 'error'],
+  ['mc_register(1000, 0, 3): a truncated registration', () => ex.mc_register(1000, 0, 3), 'error'],
+  // A concrete resource told without its fields (n = 0) that the loader does
+  // not have: Go's describe of it, for the error a failed get() reports,
+  // fails in the loader.
+  ['mc_push of a resource the loader cannot describe', () => {
+    if (ex.mc_register(1000, 0, 0) !== 0) return 'mc_register(1000, 0, 0) failed';
+    try { return ex.mc_push(1000, 1, 3, 0, 0); } finally { ex.mc_unregister(1000); }
+  }, 'error'],
   ['mc_match(-5)', () => ex.mc_match(-5), 'error'],
   ['mc_match(2**31-1)', () => ex.mc_match(2 ** 31 - 1), 'error'],
   ['mc_match(1e9)', () => ex.mc_match(1e9), 'error'],

@@ -30,7 +30,11 @@
 // ([Registry.Register] names the registration a new one replaces), once the
 // registry needs to know: a template at once, a concrete resource at its
 // first push or consumer subscription, when it replaces one the registry
-// knows, or while an MCP server runs. The registry trusts it.
+// knows, or while an MCP server runs. A concrete resource comes without its
+// uri and mimeType: the registry asks for them ([Table.Describe]) the first
+// time it needs them (a debug line, an error, a consumer subscription, an
+// MCP server), so that a resource that only pushes to the page never sends
+// them. The registry trusts the loader.
 //
 // # Threading
 //

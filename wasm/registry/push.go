@@ -16,24 +16,23 @@ func (r *Registry) Push(id ID, push uint32, res Result, v Value) Outcome {
 	if e == nil { // unregistered or replaced while its getter ran
 		return Dropped
 	}
-	uri := e.uri
 	if res == ResultThrew {
-		r.host.Error("modelcontext: get() of "+quote(uri)+" failed; nothing was pushed:", v)
+		r.host.Error("modelcontext: get() of "+quote(r.described(e))+" failed; nothing was pushed:", v)
 		return Dropped
 	}
 	if push <= e.handled {
-		r.debug(`resource "`, uri, `": late result dropped (a newer push was already handled)`)
+		r.debug(`resource "`, e, `": late result dropped (a newer push was already handled)`)
 		return Dropped
 	}
 	e.handled = push
 	switch res {
 	case ResultSame:
-		r.debug(`resource "`, uri, `": push suppressed (value unchanged)`)
+		r.debug(`resource "`, e, `": push suppressed (value unchanged)`)
 		return Suppressed
 	case ResultDifferent:
-		r.debug(`resource "`, uri, `" changed`)
+		r.debug(`resource "`, e, `" changed`)
 	case ResultNoKey:
-		r.debug(`resource "`, uri, `": value has no comparison key; pushed anyway (fail-open)`)
+		r.debug(`resource "`, e, `": value has no comparison key; pushed anyway (fail-open)`)
 	}
 	r.outbox = append(r.outbox, delivery{e, id, v})
 	if !r.delivering {
@@ -88,7 +87,10 @@ func (r *Registry) deliverAll() {
 // uri in the order they were made. A subscription ended by an earlier handler
 // is skipped; one made during the delivery waits for the next push.
 func (r *Registry) deliver(e *entry, v Value) {
-	id, uri := e.id, e.uri
+	id, uri := e.id, ""
+	if len(r.watchers) > 0 {
+		uri = r.described(e) // asked now: a listener may unregister e
+	}
 	r.host.Dispatch(id, v)
 	// The consumers are read after the event: a listener may have subscribed,
 	// or unregistered the resource (then there are none, and its entry may
@@ -103,12 +105,16 @@ func (r *Registry) deliver(e *entry, v Value) {
 				continue
 			}
 			if err := r.host.Deliver(s.id, v); err != 0 {
-				r.host.Error("modelcontext: a subscribeResource handler of "+quote(uri)+" threw:", err)
+				r.host.Error("modelcontext: a subscribeResource handler of "+quote(c.uri)+" threw:", err)
 				r.host.Release(err)
 			}
 		}
 	}
-	for _, w := range r.watchers {
-		w.Dispatched(uri)
+	// A watcher added by a listener (an MCP server started) has no
+	// subscription yet: only those that were there are told.
+	if uri != "" {
+		for _, w := range r.watchers {
+			w.Dispatched(uri)
+		}
 	}
 }

@@ -121,6 +121,7 @@ func (nopHost) Deliver(registry.SubID, registry.Value) registry.Value { return 0
 func (nopHost) EndSubscription(registry.SubID)                        {}
 func (nopHost) Error(string, registry.Value)                          {}
 func (nopHost) Debug(string)                                          {}
+func (nopHost) Describe(registry.ID) registry.Registration            { return registry.Registration{} }
 
 // A replacement whose old teardown registers the uri once more: the newer
 // registration replaces the one being made, which is then not subscribed

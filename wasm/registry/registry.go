@@ -62,18 +62,28 @@ type Console interface {
 	Debug(msg string)
 }
 
+// Table is the loader's registration table.
+type Table interface {
+	// Describe returns the uri and mimeType of id, a current concrete
+	// resource the registry was told of without them (see
+	// [Registry.Register]). Its strings may point into a buffer the host
+	// reuses.
+	Describe(id ID) Registration
+}
+
 // Host is everything the registry needs from JavaScript. Every method may
 // re-enter the Registry.
 type Host interface {
 	Values
 	Consumers
 	Console
+	Table
 }
 
 type entry struct {
 	id        ID
-	uri       string // the uri, or the uriTemplate of a template
-	mimeType  string
+	uri       string     // the uri, or the uriTemplate of a template; "" until described (see described)
+	mimeType  string     // likewise
 	template  *Template  // nil for a concrete resource
 	consumers *consumers // the uri's consumer subscriptions; shared with the registrations it replaced
 	live      bool       // the current registration of its uri (in byID)
@@ -83,7 +93,10 @@ type entry struct {
 // consumers are the consumer subscriptions of one uri, in the order they
 // were made. The slice is copied on removal, so that a delivery in progress
 // keeps iterating the one it started with.
-type consumers struct{ subs []*sub }
+type consumers struct {
+	uri  string // for the report of a handler that threw
+	subs []*sub
+}
 
 type sub struct {
 	id   SubID
@@ -156,13 +169,19 @@ var ErrRegistration error = wireError("registry: inconsistent registration")
 // stay, and a template keeps its place in the matching order. The loader
 // runs the lifecycle around it (the old teardown, subscribe,
 // resourcelistchanged); Register calls nothing of the page's.
+//
+// A concrete resource may come without its uri and mimeType (a zero
+// Registration): the registry asks the host for them ([Table.Describe]) the
+// first time it needs them, for a debug line, an error, an MCP server or a
+// consumer subscription, so that a resource that only pushes to the page
+// never sends them.
 func (r *Registry) Register(id, replaces ID, reg Registration) error {
 	var old *entry
 	if replaces != 0 {
 		old = r.byID.get(replaces)
 	}
 	if id <= 0 || r.byID.get(id) != nil || replaces != 0 &&
-		(old == nil || old.uri != reg.Key || (old.template == nil) != (reg.Template == nil)) {
+		(old == nil || reg.Key != "" && old.uri != reg.Key || (old.template == nil) != (reg.Template == nil)) {
 		return ErrRegistration
 	}
 	e := r.newEntry(id, reg)
@@ -211,6 +230,16 @@ func (r *Registry) newEntry(id ID, reg Registration) *entry {
 	// The rest is zero: new, or cleared by recycle.
 	e.id, e.uri, e.mimeType, e.template, e.live = id, uri, reg.MIMEType, reg.Template, true
 	return e
+}
+
+// described returns the uri of e, a current registration, asking the host
+// for the uri and mimeType of a concrete resource registered without them.
+func (r *Registry) described(e *entry) string {
+	if e.uri == "" {
+		d := r.host.Describe(e.id)
+		e.uri, e.mimeType = clone(d.Key), own(d.MIMEType)
+	}
+	return e.uri
 }
 
 // recycle keeps an unregistered entry for newEntry, dropping what it
@@ -273,7 +302,7 @@ func (r *Registry) Info(id ID) (key, mimeType string, template, ok bool) {
 	if e == nil {
 		return "", "", false, false
 	}
-	return e.uri, e.mimeType, e.template != nil, true
+	return r.described(e), e.mimeType, e.template != nil, true
 }
 
 // Subscribe adds a consumer subscription to the pushes of the uri of the
@@ -285,7 +314,7 @@ func (r *Registry) Subscribe(id ID) SubID {
 		return 0
 	}
 	if e.consumers == nil {
-		e.consumers = &consumers{}
+		e.consumers = &consumers{uri: r.described(e)}
 	}
 	r.lastSub++
 	s := &sub{id: r.lastSub, live: true, of: e.consumers}
@@ -322,13 +351,17 @@ func (r *Registry) Stats() Stats {
 	return Stats{Registrations: r.byID.n, Subscriptions: len(r.subs)}
 }
 
-// debug logs before + uri + after in debug mode. The line is built only
-// then, and debug is small enough to be inlined: a push in normal mode pays
-// one test.
-func (r *Registry) debug(before, uri, after string) {
+// debug logs before + the uri of e + after in debug mode. The line is
+// built only then (and the uri asked for), and debug is small enough to be
+// inlined: a push in normal mode pays one test.
+func (r *Registry) debug(before string, e *entry, after string) {
 	if r.debugging {
-		r.host.Debug("[modelcontext] " + before + uri + after)
+		r.debugLine(before, e, after)
 	}
+}
+
+func (r *Registry) debugLine(before string, e *entry, after string) {
+	r.host.Debug("[modelcontext] " + before + r.described(e) + after)
 }
 
 // indexOf returns where e is in es; it must be there.

@@ -18,6 +18,7 @@
         calls: [],
         answers: {}, // name → number to return (default 0)
         throwIn: "", // the next call of this function throws
+        describeWith: null, // the bytes describe writes into Go's buffer (the registration's fields)
         lastError: "",
         params: "",
         take() {
@@ -33,8 +34,8 @@
         error: [0], debug: [0], setError: [0], setParams: [0],
         mcpOpen: [1], mcpPost: [1, 3], mcpRead: [3],
       };
-      const names = ["dispatch", "deliver", "endSubscription", "release", "error", "debug", "setError", "ready", "setParams", "mcpOpen", "mcpClose", "mcpPost",
-        "mcpRead", "textBytes"];
+      const names = ["dispatch", "deliver", "endSubscription", "release", "describe", "error", "debug", "setError", "ready", "setParams", "mcpOpen", "mcpClose",
+        "mcpPost", "mcpRead", "textBytes"];
       const mod = {};
       for (const name of names) {
         mod[name] = (...args) => {
@@ -54,6 +55,12 @@
             if (h.throwIn === name) {
               h.throwIn = "";
               throw new Error("host " + name + " broke");
+            }
+            if (name === "describe" && h.describeWith) {
+              const b = h.describeWith;
+              const p = go._inst.exports.mc_buffer(b.length);
+              new Uint8Array(go._inst.exports.mem.buffer, p, b.length).set(b);
+              return b.length;
             }
             return h.answers[name] || 0;
           } catch (e) {

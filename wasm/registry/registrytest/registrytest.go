@@ -41,6 +41,8 @@ type Host struct {
 	// PanicIn names a host method ("Dispatch", "Deliver") that panics the
 	// next time it is called, like a JavaScript host that broke.
 	PanicIn string
+	// Describes counts the registry's calls of Describe.
+	Describes int
 
 	lastID   registry.ID
 	current  map[string]registry.ID // the loader's table: key → current registration
@@ -54,6 +56,7 @@ type Host struct {
 
 type reg struct {
 	key      string
+	desc     registry.Registration // what Describe answers
 	get      func(params []registry.Param) (any, error)
 	sub      func(onChange func()) any
 	teardown func()
@@ -82,9 +85,11 @@ func New() *Host {
 }
 
 // Register registers a concrete resource the way the loader does: a new ID,
-// replacing the current registration of uri if there is one. sub may be nil.
+// replacing the current registration of uri if there is one, told to the
+// registry without its uri and mimeType (which Describe answers). sub may be
+// nil.
 func (h *Host) Register(uri string, get func() (any, error), sub func(onChange func()) any) registry.ID {
-	return h.register(registry.Registration{Key: uri, MIMEType: "application/json"},
+	return h.register(registry.Registration{Key: uri, MIMEType: registry.DefaultMIMEType},
 		func([]registry.Param) (any, error) { return get() }, sub)
 }
 
@@ -105,10 +110,14 @@ func (h *Host) register(r registry.Registration, get func([]registry.Param) (any
 	}
 	h.lastID++
 	id := h.lastID
-	h.regs[id] = &reg{key: key, get: get, sub: sub}
+	h.regs[id] = &reg{key: key, desc: r, get: get, sub: sub}
 	replaces := h.current[key]
 	h.current[key] = id
-	if err := h.R.Register(id, replaces, r); err != nil {
+	told := r
+	if r.Template == nil {
+		told = registry.Registration{}
+	}
+	if err := h.R.Register(id, replaces, told); err != nil {
 		panic("registrytest: " + err.Error())
 	}
 	// The lifecycle, as the loader runs it: the old teardown, then
@@ -345,6 +354,17 @@ func (h *Host) Release(v registry.Value) {
 		panic(fmt.Sprintf("registrytest: release of unknown handle %d", v))
 	}
 	delete(h.vals, v)
+}
+
+// Describe implements registry.Table. It panics unless id is a
+// registration the registry may ask about: a current concrete resource.
+func (h *Host) Describe(id registry.ID) registry.Registration {
+	h.Describes++
+	r := h.regs[id]
+	if r == nil || h.current[r.key] != id || r.desc.Template != nil {
+		panic(fmt.Sprintf("registrytest: Describe(%d): not a current concrete resource", id))
+	}
+	return r.desc
 }
 
 // Dispatch implements registry.Consumers.
