@@ -2,7 +2,6 @@ package registry_test
 
 import (
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/modelcontext-go/modelcontext/wasm/registry"
@@ -142,13 +141,7 @@ func TestAReplacementIsDescribedAnew(t *testing.T) {
 		`debug [modelcontext] resource "state://a" changed`,
 		`error modelcontext: a subscribeResource handler of "state://a" threw: handler broke`,
 	}
-	var got []string
-	for _, l := range h.Log {
-		if strings.HasPrefix(l, "debug ") || strings.HasPrefix(l, "error ") {
-			got = append(got, l)
-		}
-	}
-	if !slices.Equal(got, want) {
+	if got := h.Lines("debug ", "error "); !slices.Equal(got, want) {
 		t.Errorf("lines %q\nwant %q", got, want)
 	}
 	if h.Describes != 2 {

@@ -205,13 +205,7 @@ func TestNestedPushesAreDeliveredInOrder(t *testing.T) {
 	s2 := h.Follow("state://a", nil)
 	onChange()
 	want := []string{"event 1 1", "handler 1 1", "handler 2 1", "event 1 2", "handler 1 2", "handler 2 2"}
-	var seq []string
-	for _, l := range h.Log {
-		if strings.HasPrefix(l, "event") || strings.HasPrefix(l, "handler") {
-			seq = append(seq, l)
-		}
-	}
-	if !slices.Equal(seq, want) {
+	if seq := h.Lines("event", "handler"); !slices.Equal(seq, want) {
 		t.Errorf("deliveries = %q\nwant %q", seq, want)
 	}
 	if s2 != s1+1 {

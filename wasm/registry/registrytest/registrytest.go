@@ -200,12 +200,16 @@ func (h *Host) Follow(uri string, f func(v any)) registry.SubID {
 // Held returns the number of value handles not yet released.
 func (h *Host) Held() int { return len(h.vals) }
 
-// Lines returns the logged lines that start with prefix.
-func (h *Host) Lines(prefix string) []string {
+// Lines returns the logged lines that start with one of the prefixes, in
+// the order they were logged.
+func (h *Host) Lines(prefixes ...string) []string {
 	var out []string
 	for _, l := range h.Log {
-		if strings.HasPrefix(l, prefix) {
-			out = append(out, l)
+		for _, p := range prefixes {
+			if strings.HasPrefix(l, p) {
+				out = append(out, l)
+				break
+			}
 		}
 	}
 	return out
