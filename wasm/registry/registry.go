@@ -208,7 +208,8 @@ const maxFree = 16
 // behind, or a new one, so that registering and unregistering allocates
 // nothing once a page has done it before. A reused entry keeps its uri's
 // string when the new registration has the same uri; otherwise the key is
-// copied (it may point into the loader's buffer).
+// copied (it may point into the loader's buffer). A concrete resource told
+// without its uri starts with none (see described).
 //
 // Go code that holds an entry across a call out to the page must check,
 // after it, that the entry still has the ID it had: the page may have
