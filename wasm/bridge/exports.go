@@ -121,8 +121,24 @@ func mcListChanged() (code int32) {
 // (registry.Outcome). The loader numbered the onChange call, called the
 // getter and compared the value's key with the baseline; Go decides.
 //
+// An unchanged value in normal mode is decided without the panic guard:
+// Push then calls nothing out of Go and cannot panic, whatever the
+// arguments (the registry documents it and a test holds it to that), and
+// the guard measured 7-11% of such a push.
+//
 //go:wasmexport mc_push
-func mcPush(id, push, result, v, debug int32) (outcome int32) {
+func mcPush(id, push, result, v, debug int32) int32 {
+	if result == int32(registry.ResultSame) && debug == 0 {
+		reg.SetDebug(false)
+		return int32(reg.Push(registry.ID(id), uint32(push), registry.ResultSame, 0))
+	}
+	return mcPushGuarded(id, push, result, v, debug)
+}
+
+// mcPushGuarded is mc_push behind the panic guard.
+//
+//go:noinline
+func mcPushGuarded(id, push, result, v, debug int32) (outcome int32) {
 	defer func() {
 		if p := recover(); p != nil {
 			outcome = internalError("onChange", p)

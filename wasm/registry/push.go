@@ -8,6 +8,12 @@ package registry
 // last dispatched value is suppressed; any other is dispatched, and the
 // registry then owns v. Calling nothing of the page's for a dropped or
 // suppressed push, Push costs one call into Go.
+//
+// With ResultSame and the debug lines off, Push calls nothing of the host's
+// and cannot panic, whatever id and push are: it only compares and records
+// numbers. The bridge relies on that to decide such a push without a panic
+// guard (mc_push); TestAnUnchangedPushCallsNothingAndCannotPanic holds Push
+// to it.
 func (r *Registry) Push(id ID, push uint32, res Result, v Value) Outcome {
 	if res > ResultThrew {
 		panic(errResult)
