@@ -23,7 +23,8 @@ func Ready() { hostReady() }
 // runtime. Every export defers it, except those of a push and a registration,
 // which defer a closure that calls recover and internalError itself: one
 // call fewer on every push, where a deferred recoverEntry measured 9% of a
-// suppressed push.
+// suppressed push. An unchanged value in normal mode, which calls nothing
+// out of Go and cannot panic, goes without a guard (mc_push).
 func recoverEntry(name string, code *int32) {
 	if p := recover(); p != nil {
 		*code = internalError(name, p)
