@@ -66,8 +66,8 @@ type Console interface {
 type Table interface {
 	// Describe returns the uri and mimeType of id, a current concrete
 	// resource the registry was told of without them (see
-	// [Registry.Register]). Its strings may point into a buffer the host
-	// reuses.
+	// [Registry.Register]). As with [DecodeRegistration], the Key may point
+	// into a buffer the host reuses and the MIMEType is the registry's.
 	Describe(id ID) Registration
 }
 
@@ -238,7 +238,7 @@ func (r *Registry) newEntry(id ID, reg Registration) *entry {
 func (r *Registry) described(e *entry) string {
 	if e.uri == "" {
 		d := r.host.Describe(e.id)
-		e.uri, e.mimeType = clone(d.Key), own(d.MIMEType)
+		e.uri, e.mimeType = clone(d.Key), d.MIMEType
 	}
 	return e.uri
 }
@@ -361,6 +361,8 @@ func (r *Registry) debug(before string, e *entry, after string) {
 	}
 }
 
+// debugLine is debug's line, apart so that debug stays small enough to
+// inline.
 func (r *Registry) debugLine(before string, e *entry, after string) {
 	r.host.Debug("[modelcontext] " + before + r.described(e) + after)
 }
