@@ -13,8 +13,9 @@ const optionFields = compileExtracts(OPTION_FIELDS);
 
 // Messages are posted after Go has returned, with no wasm frames on the
 // stack (posting from deep inside them measured slower), in the order Go
-// wrote them: at the end of the message or read that produced them, or in a
-// microtask for those that a push or a registration produced.
+// wrote them: at the end of the message event or asynchronous read that
+// produced them, or in a microtask for those that a push or a registration
+// produced.
 /** @type {any[]} */
 const outgoing = [];
 let flushQueued = false;
@@ -44,13 +45,16 @@ function mcpOpen(server, channel) {
       const session = c === channel ? undefined : typeof c === "string" && c.startsWith(prefix) ? c.slice(prefix.length) : null;
       if (session === null || state !== READY) return;
       const n = encodeExtracts(messageFields, { origin: ev.origin, session, payload: d.payload });
+      // A getter may dispatch a message event while Go reads: what the inner
+      // one writes is posted with the outer one's, when Go has returned.
+      const outer = inMessage;
       inMessage = true;
       try {
         ex.mc_mcp_message(server, n, ev.source === window ? 1 : 0);
       } finally {
-        inMessage = false;
+        inMessage = outer;
+        if (!outer) flushOutgoing();
       }
-      flushOutgoing();
     } catch (e) {
       // A forged event whose data throws, or an internal error already
       // reported by Go: never out of the listener.
@@ -126,7 +130,8 @@ function mcpPost(server, session, msg, attach, first, count, h) {
   }
   if (!srv) return;
   outgoing.push({ channel: session ? srv.channel + "/" + session : srv.channel, type: "mcp", direction: "server-to-client", payload });
-  if (!flushQueued) {
+  // While Go handles a message event, the listener posts when Go returns.
+  if (!flushQueued && !inMessage) {
     flushQueued = true;
     queueMicrotask(flushOutgoing);
   }

@@ -56,14 +56,25 @@ func mcMCPStop(id int32) (code int32) {
 func mcMCPMessage(id, n, sameWindow int32) (code int32) {
 	defer recoverEntry("the MCP server", &code)
 	if s := servers[id]; s != nil {
-		var m mcp.Message
-		if err := mcp.DecodeMessage(in[:n], &m); err != nil {
+		// A Message is 1.4 KB: reused rather than allocated per message.
+		// A message handled inside another (a getter that dispatches a
+		// message event) finds it taken and gets one of its own.
+		m := spareMessage
+		spareMessage = nil
+		if m == nil {
+			m = new(mcp.Message)
+		}
+		if err := mcp.DecodeMessage(in[:n], m); err != nil {
 			panic(err)
 		}
-		s.Handle(&m, sameWindow != 0)
+		s.Handle(m, sameWindow != 0)
+		spareMessage = m
 	}
 	return 0
 }
+
+// spareMessage is mc_mcp_message's Message while no message is being handled.
+var spareMessage *mcp.Message
 
 // mc_mcp_read_done finishes a read with the content the loader prepared
 // (mcp.Content); for a failure the buffer holds the error's message (errLen

@@ -76,3 +76,30 @@ const listen = async (id, subs) => {
 return {string: await listen('a', 'test://l'), numbers: await listen('b', [1, 2]), object: await listen('c', {uri: 'test://l'})};`,
 		`{"string": -32602, "numbers": -32602, "object": -32602}`)
 }
+
+// TestMCPAMessageInsideARead: a getter that dispatches a message event while
+// the server reads it. The inner request is answered with its own resource,
+// the outer with its own, in the order the server wrote them, and the server
+// goes on.
+func TestMCPAMessageInsideARead(t *testing.T) {
+	p := openMCP(t, "/mcp.html")
+	p.expect(`const forge = (data) => window.dispatchEvent(new MessageEvent('message', {data, origin: location.origin, source: window}));
+const env = (payload) => ({channel: 'mcp-default', type: 'mcp', direction: 'client-to-server', payload});
+let forged = false;
+F.resource({uri: 'test://inner', name: 'inner', mimeType: 'text/plain', value: 'inner value'});
+F.resource({uri: 'test://outer', name: 'outer', mimeType: 'text/plain', get: () => {
+  if (!forged) {
+    forged = true;
+    forge(env({jsonrpc: '2.0', id: 'inner', method: 'resources/read', params: {uri: 'test://inner'}}));
+  }
+  return 'outer value';
+}});
+const w = T.wire();
+w.post({jsonrpc: '2.0', id: 'outer', method: 'resources/read', params: {uri: 'test://outer'}});
+await w.waitResponse('outer', M.patience);
+w.post({jsonrpc: '2.0', id: 'sentinel', method: 'ping'});
+await w.waitResponse('sentinel', M.patience);
+const answer = (p) => p.id + ' ' + (p.error ? p.error.code : p.result.contents ? p.result.contents[0].uri + ' ' + p.result.contents[0].text : 'result');
+return {answers: w.fromServer().filter((p) => p && p.id).map(answer), uncaught: H.uncaught};`,
+		`{"answers": ["inner test://inner inner value", "outer test://outer outer value", "sentinel result"], "uncaught": []}`)
+}
