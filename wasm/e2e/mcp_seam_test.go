@@ -103,3 +103,20 @@ const answer = (p) => p.id + ' ' + (p.error ? p.error.code : p.result.contents ?
 return {answers: w.fromServer().filter((p) => p && p.id).map(answer), uncaught: H.uncaught};`,
 		`{"answers": ["inner test://inner inner value", "outer test://outer outer value", "sentinel result"], "uncaught": []}`)
 }
+
+// TestMCPURIsComeBackExactly: the uri a response names is the one the page
+// registered, short or long, ASCII or not (Go writes it; the loader reads
+// Go's text two ways, by its length).
+func TestMCPURIsComeBackExactly(t *testing.T) {
+	p := openMCP(t, "/mcp.html")
+	p.expect(`const uris = ['test://a', 'test://' + 'a'.repeat(60), 'test://' + 'a'.repeat(3000), 'test://é', 'test://€' + '€'.repeat(40), 'test://😀'.repeat(500)];
+uris.forEach((uri, i) => F.resource({uri, name: 'r' + i, mimeType: 'text/plain', value: 'v' + i}));
+const c = await T.connect();
+const wrong = [];
+for (const uri of uris) {
+  const r = await c.call('resources/read', {uri});
+  const got = r.result ? r.result.contents[0].uri : r.error.message;
+  if (got !== uri) wrong.push(uri.slice(0, 20) + '… (' + uri.length + '): got ' + String(got).slice(0, 40) + ' (' + String(got).length + ')');
+}
+return wrong;`, `[]`)
+}
