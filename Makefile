@@ -56,13 +56,17 @@ demo: build demo-app mcpclient
 
 # bench: the module side by side with the plain-JS reference, and its MCP
 # server against MCP-B's through the same stock client, in headless
-# Chromium (results in testdata/out/bench.json), then the pure core's hot paths,
-# natively and on WebAssembly (under Node, built as make build builds the core).
+# Chromium (results in testdata/out/bench.json), then the pure core's hot paths
+# and Go's side of an MCP read, natively and on WebAssembly (under Node, built
+# as make build builds the core).
 bench: build test-deps mcpclient
 	CHROMIUM="$(BIN)/chromium" GO="$(GO)" $(GO) run ./wasm/cmd/bench
 	$(GO) test -run '^$$' -bench . -benchmem ./wasm/registry
+	$(GO) test -run '^$$' -bench '^BenchmarkRead$$' -benchmem ./wasm/mcp
 	GOOS=js GOARCH=wasm $(GO) test $(WASM_GCFLAGS) -run '^$$' -bench . -benchmem \
 		-exec="$$($(GO) env GOROOT)/lib/wasm/go_js_wasm_exec" ./wasm/registry
+	GOOS=js GOARCH=wasm $(GO) test $(WASM_GCFLAGS) -run '^$$' -bench '^BenchmarkRead$$' -benchmem \
+		-exec="$$($(GO) env GOROOT)/lib/wasm/go_js_wasm_exec" ./wasm/mcp
 
 size: build
 	@$(GO) run ./wasm/cmd/size dist/modelcontext.wasm dist/modelcontext.js

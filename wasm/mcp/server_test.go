@@ -614,3 +614,40 @@ func (discardHost) Post(int32, string, string, Attachment, int, int, registry.Va
 func (discardHost) Read(int32, int32, registry.ID, string)                           {}
 func (discardHost) TextBytes(registry.Value) int                                     { return 0 }
 func (discardHost) Release(registry.Value)                                           {}
+
+// readHost answers every read at once with a text value, as the loader
+// does for a getter that returns a plain value, and discards what is posted.
+type readHost struct {
+	discardHost
+	s     *Server
+	posts int
+}
+
+func (h *readHost) Read(server, req int32, id registry.ID, params string) {
+	h.s.ReadDone(req, ContentText, 1, 40, "")
+}
+
+func (h *readHost) Post(int32, string, string, Attachment, int, int, registry.Value) { h.posts++ }
+
+// BenchmarkRead measures Go's side of one resources/read of a concrete
+// resource: decoding the loader's encoding of the message, handling it, and
+// finishing the read with a prepared value (the bench's MCP read round trip
+// is this plus the loader, the client and two postMessage hops).
+func BenchmarkRead(b *testing.B) {
+	e := setup(b, 6)
+	h := &readHost{s: e.s}
+	e.s.host = h
+	m := message(b, `{"jsonrpc":"2.0","id":7,"method":"resources/read","params":{"uri":"state://r003"}}`, e.reg.Resolve)
+	wire := encodeMessage(&m)
+	var got Message
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := DecodeMessage(wire, &got); err != nil {
+			b.Fatal(err)
+		}
+		e.s.Handle(&got, true)
+	}
+	if h.posts != b.N {
+		b.Fatalf("%d reads answered, want %d", h.posts, b.N)
+	}
+}
