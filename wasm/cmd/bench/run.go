@@ -519,6 +519,21 @@ func workloadOf(key string) workload {
 	return workload{}
 }
 
+// disagree reports whether a row's CPU-time ratio and clock ratio differ
+// by more than maxDisagreement either way. Both time the same batches, so on
+// a quiet machine they agree; where they do not, one tab had a busy moment
+// (or the operation is too short for the clock), and the row says so
+// rather than the verdict resting on it unremarked.
+func disagree(r Row) bool {
+	a, b := r.Paired.Median, r.PairedRatio
+	return a > 0 && b > 0 && max(a/b, b/a) > maxDisagreement
+}
+
+const (
+	maxDisagreement = 1.25
+	disagreeNote    = "CPU time and the clock disagree by more than 1.25×: a busy moment in one tab, or too short to time by the clock; run again before trusting this row"
+)
+
 func checkTargets(res *Results) []Check {
 	var out []Check
 	for _, r := range append(res.Workloads[:len(res.Workloads):len(res.Workloads)], res.MCP...) {
@@ -529,11 +544,15 @@ func checkTargets(res *Results) []Check {
 		if r.Vs == "mcpb" {
 			of = "MCP-B's own server through the same client"
 		}
+		detail := fmt.Sprintf("%.2f× paired CPU (95%% CI %.2f–%.2f, quartiles %.2f–%.2f, %d rounds; %.2f µs vs %.2f µs); wall-clock %.2f× paired",
+			r.Paired.Median, r.CI[0], r.CI[1], r.Paired.Q1, r.Paired.Q3, r.Rounds, r.OursCPU.Median, r.RefCPU.Median, r.PairedRatio)
+		if disagree(r) {
+			detail += "; " + disagreeNote
+		}
 		out = append(out, Check{
-			Name: fmt.Sprintf("%s: within %.2g× of %s", r.Label, r.Target, of),
-			OK:   r.Paired.Median <= r.Target,
-			Detail: fmt.Sprintf("%.2f× paired CPU (95%% CI %.2f–%.2f, quartiles %.2f–%.2f, %d rounds; %.2f µs vs %.2f µs); wall-clock %.2f× paired",
-				r.Paired.Median, r.CI[0], r.CI[1], r.Paired.Q1, r.Paired.Q3, r.Rounds, r.OursCPU.Median, r.RefCPU.Median, r.PairedRatio),
+			Name:   fmt.Sprintf("%s: within %.2g× of %s", r.Label, r.Target, of),
+			OK:     r.Paired.Median <= r.Target,
+			Detail: detail,
 		})
 	}
 	if r := res.Ready; r != nil {
@@ -573,11 +592,15 @@ func printTable(w io.Writer, res *Results) {
 			}
 			target = fmt.Sprintf("≤%.2f× %s", r.Target, mark)
 		}
-		fmt.Fprintf(w, "%-42s %6d %4d %10.2f %10.2f %6.2f× %6.2f–%-6.2f %6.2f× %s\n", r.Label, r.Ops, r.Rounds,
-			r.OursCPU.Median, r.RefCPU.Median, r.Paired.Median, r.Paired.Q1, r.Paired.Q3, r.PairedRatio, target)
+		flag := " "
+		if disagree(r) {
+			flag = "!"
+		}
+		fmt.Fprintf(w, "%-42s %6d %4d %10.2f %10.2f %6.2f× %6.2f–%-6.2f %6.2f×%s %s\n", r.Label, r.Ops, r.Rounds,
+			r.OursCPU.Median, r.RefCPU.Median, r.Paired.Median, r.Paired.Q1, r.Paired.Q3, r.PairedRatio, flag, target)
 	}
 	header := func(other string) {
-		fmt.Fprintf(w, "%-42s %6s %4s %10s %10s %7s %13s %7s %s\n", "workload", "ops", "rnds", "ours µs", other, "ratio", "quartiles", "wall", "target")
+		fmt.Fprintf(w, "%-42s %6s %4s %10s %10s %7s %13s %7s  %s\n", "workload", "ops", "rnds", "ours µs", other, "ratio", "quartiles", "wall", "target")
 	}
 	if len(res.Workloads) > 0 {
 		fmt.Fprintln(w, "in-page operations, CPU time of the page's main thread per operation")
@@ -607,6 +630,7 @@ func printTable(w io.Writer, res *Results) {
 	if len(res.Workloads)+len(res.MCP) > 0 {
 		fmt.Fprintln(w, "\n  ratio = median over the rounds of ours / ref in the same round (CPU time), with its quartiles;")
 		fmt.Fprintln(w, "  wall = the same in wall-clock time; µs = medians; rnds = rounds (more where the verdict was uncertain)")
+		fmt.Fprintln(w, "  ! = the CPU time and the clock disagree by more than 1.25×: run again before trusting that row")
 	}
 	printFloor(w, res.Floor)
 	printStartup(w, res.Startup)

@@ -92,6 +92,29 @@ func TestCheckTargets(t *testing.T) {
 	}
 }
 
+// A row whose CPU-time ratio and clock ratio differ by more than 1.25×
+// either way says so in its check; the verdict is still the CPU time's.
+func TestCheckTargetsNoteDisagreement(t *testing.T) {
+	for _, c := range []struct {
+		cpu, clock float64
+		note       bool
+	}{{1.0, 1.0, false}, {1.2, 1.0, false}, {1.0, 1.24, false}, {2.04, 1.01, true}, {0.48, 1.06, true}, {1.79, 3.17, true}, {1.0, 0, false}} {
+		w := workloadOf("push-small")
+		res := &Results{Workloads: []Row{{Key: w.Key, Label: w.Label, Target: w.Max, Rounds: 21,
+			Paired: Stats{Median: c.cpu, Samples: []float64{c.cpu}}, PairedRatio: c.clock}}}
+		checks := checkTargets(res)
+		if len(checks) != 1 {
+			t.Fatalf("%d checks, want 1", len(checks))
+		}
+		if got := strings.Contains(checks[0].Detail, disagreeNote); got != c.note {
+			t.Errorf("CPU %v×, clock %v×: noted %v, want %v (%s)", c.cpu, c.clock, got, c.note, checks[0].Detail)
+		}
+		if checks[0].OK != (c.cpu <= w.Max) {
+			t.Errorf("CPU %v×, clock %v×: ok = %v, want the CPU time's verdict", c.cpu, c.clock, checks[0].OK)
+		}
+	}
+}
+
 // Every workload of the module has a target, and every key is distinct.
 func TestWorkloadTargets(t *testing.T) {
 	seen := map[string]bool{}
