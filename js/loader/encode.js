@@ -9,6 +9,7 @@
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
+const strictDecoder = new TextDecoder("utf-8", { fatal: true });
 let scratch = new Uint8Array(512);
 let scratchView = new DataView(scratch.buffer);
 let pos = 0;
@@ -308,5 +309,28 @@ function str(p, n) {
     }
     if (ascii) return String.fromCharCode.apply(null, /** @type {any} */ (b));
   }
-  return decoder.decode(b);
+  try {
+    return strictDecoder.decode(b);
+  } catch {
+    return wtf8(b);
+  }
+}
+
+/**
+ * wtf8 decodes what utf8 wrote for a string with lone surrogates (Go hands
+ * back parts of such strings: a uri, a template's parameter): each
+ * three-byte sequence of a surrogate becomes that code unit again, and
+ * everything else decodes as TextDecoder decodes it.
+ * @param {Uint8Array} b
+ */
+function wtf8(b) {
+  let s = "", from = 0;
+  for (let i = 0; i + 2 < b.length; i++) {
+    if (b[i] === 0xed && b[i + 1] >= 0xa0 && b[i + 1] <= 0xbf && b[i + 2] >= 0x80 && b[i + 2] <= 0xbf) {
+      s += decoder.decode(b.subarray(from, i)) + String.fromCharCode(0xd000 | ((b[i + 1] & 0x3f) << 6) | (b[i + 2] & 0x3f));
+      i += 2;
+      from = i + 1;
+    }
+  }
+  return s + decoder.decode(b.subarray(from));
 }

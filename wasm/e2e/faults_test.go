@@ -501,9 +501,12 @@ const out = {teardowns};
 out.listed = mc.getResources().filter((d) => d.uri.startsWith('state://lone/')).map((d) => d.name);
 out.high = await mc.readResource('state://lone/\ud800').catch((e) => e.name);
 out.replacementChar = await mc.readResource('state://lone/\ufffd').catch((e) => e.name);
+mc.registerResource({uriTemplate: 'state://lone-tpl/{x}', name: 'tpl', get: ({x}) => x});
+const param = await mc.readResource('state://lone-tpl/a\ud800b').catch((e) => e.name);
+out.param = param === 'a\ud800b' ? 'exact' : escape(param);
 return out;
 `, &got)
-			if d := jsonDiff(mustJSON(got), `{"teardowns": 0, "listed": ["high", "low"], "high": "high", "replacementChar": "NotFoundError"}`); d != "" {
+			if d := jsonDiff(mustJSON(got), `{"teardowns": 0, "listed": ["high", "low"], "high": "high", "replacementChar": "NotFoundError", "param": "exact"}`); d != "" {
 				t.Error(d)
 			}
 		})

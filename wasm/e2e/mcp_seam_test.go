@@ -105,11 +105,12 @@ return {answers: w.fromServer().filter((p) => p && p.id).map(answer), uncaught: 
 }
 
 // TestMCPURIsComeBackExactly: the uri a response names is the one the page
-// registered, short or long, ASCII or not (Go writes it; the loader reads
-// Go's text two ways, by its length).
+// registered, short or long, ASCII or not, with lone surrogates or without
+// (Go writes it; the loader reads Go's text two ways, by its length, and
+// decodes the lone surrogates it encoded).
 func TestMCPURIsComeBackExactly(t *testing.T) {
 	p := openMCP(t, "/mcp.html")
-	p.expect(`const uris = ['test://a', 'test://' + 'a'.repeat(60), 'test://' + 'a'.repeat(3000), 'test://é', 'test://€' + '€'.repeat(40), 'test://😀'.repeat(500)];
+	p.expect(`const uris = ['test://a', 'test://' + 'a'.repeat(60), 'test://' + 'a'.repeat(3000), 'test://é', 'test://€' + '€'.repeat(40), 'test://😀'.repeat(500), 'test://lone-\ud800', 'test://lone-\udfff-' + '😀'.repeat(30) + '\ud800\ud800'];
 uris.forEach((uri, i) => F.resource({uri, name: 'r' + i, mimeType: 'text/plain', value: 'v' + i}));
 const c = await T.connect();
 const wrong = [];
