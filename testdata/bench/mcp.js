@@ -6,7 +6,7 @@
 // The bench calls, as on bench.html:
 //   Bench.ready                 a Promise that resolves when the server's
 //                               implementation has loaded
-//   Bench.setup('mcp')          (or 'mcp-floor', the same) registers one
+//   Bench.setup('mcp')          (or 'mcp-floor' or 'mcp-least', the same) registers one
 //                               small JSON resource, starts the server (ours:
 //                               serveMCP; MCP-B's serves from the start;
 //                               floor: see floorServer), connects the client
@@ -48,7 +48,7 @@
   let conn = null; // mcpTest.connect's result
 
   B.setup = async (set) => {
-    if (set !== 'mcp' && set !== 'mcp-floor') fail('unknown set ' + set);
+    if (set !== 'mcp' && set !== 'mcp-floor' && set !== 'mcp-least') fail('unknown set ' + set);
     if (conn) fail('set up twice');
     const mc = document.modelContext;
     if (server === 'floor') {

@@ -114,8 +114,7 @@ func (p *page) eval(expr string, out any) error {
 }
 
 // pageURL is the page of impl for a workload set: bench.html?impl=impl, or
-// for the sets "mcp" and "mcp-floor" mcp.html?server=impl (ours, mcpb or
-// floor). In -against mode the build at /bench/against/ stands in for the reference and for MCP-B.
+// for the MCP sets mcp.html?server=impl (ours, mcpb or floor). In -against mode the build at /bench/against/ stands in for the reference and for MCP-B.
 func (d *driver) pageURL(impl, set string) string {
 	if isMCP(set) {
 		switch {
@@ -561,8 +560,8 @@ func (d *driver) measureWorkloads(o options, selected []workload, res *Results) 
 		row.PairedRatio = round3(median(wall))
 		row.CI = medianCI(ratios)
 		if isMCP(w.Set) {
-			row.Vs = "mcpb"
-			if d.against {
+			row.Vs = setImpls[w.Set][1]
+			if row.Vs == "mcpb" && d.against {
 				row.Vs = "against"
 			}
 			res.MCP = append(res.MCP, row)

@@ -66,7 +66,9 @@
 // (mcp.html?server=floor: a message listener that answers the handshake,
 // initialize and the read, in a few lines of mcp.js): the client and the
 // transport cost the same whatever the server, so its ratio is the best any
-// server can reach against MCP-B's. The bundles are served from
+// server can reach against MCP-B's. A third row (the set "mcp-least") pairs
+// the module's server with that least server directly: how close it is to
+// the floor, without the noise of two rows' ratios. The bundles are served from
 // testdata/out/ at /out/; without them (run make mcpclient) the bench stops,
 // unless -only leaves the workload out.
 //
