@@ -206,14 +206,11 @@ func (r *reader) field(f *Field, depth int) {
 			r.bad = true
 			break
 		}
-		if n > 0 {
-			f.Items = make([]Field, n)
-		}
+		// n is at most the bytes left, but a Field is 64 bytes: the slice
+		// grows as the items are read rather than trusting n up front.
 		for i := 0; i < n && !r.bad; i++ {
+			f.Items = append(f.Items, Field{})
 			r.field(&f.Items[i], depth+1)
-		}
-		if r.bad {
-			f.Items = nil
 		}
 	}
 }

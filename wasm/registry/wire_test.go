@@ -1,6 +1,7 @@
 package registry_test
 
 import (
+	"runtime"
 	"testing"
 	"unsafe"
 
@@ -100,4 +101,27 @@ func FuzzDecodeRegistration(f *testing.F) {
 			r.Template.Match(r.Key)
 		}
 	})
+}
+
+// An array's items are read into a slice that grows as they come: a count
+// the bytes left could hold, followed by a malformed item, costs an error,
+// not 64 bytes of memory per byte of the buffer.
+func TestDecodeFieldsArrays(t *testing.T) {
+	var f registry.Field
+	if err := registry.DecodeFields(enc{}.Array(3).Str("a").Num(2).Kind(registry.KindNull), []*registry.Field{&f}); err != nil ||
+		len(f.Items) != 3 || f.Items[0].Str != "a" || f.Items[1].Num != 2 || f.Items[2].Kind != registry.KindNull {
+		t.Fatalf("array: %+v, %v", f, err)
+	}
+	const n = 1 << 20
+	b := append(enc{}.Array(n).Kind(200), make([]byte, n)...)
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	err := registry.DecodeFields(b, []*registry.Field{&f})
+	runtime.ReadMemStats(&after)
+	if err == nil {
+		t.Fatal("a malformed item decoded without an error")
+	}
+	if grew := after.TotalAlloc - before.TotalAlloc; grew > n {
+		t.Errorf("decoding a malformed %d-item array allocated %d bytes", n, grew)
+	}
 }
