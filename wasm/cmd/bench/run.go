@@ -540,10 +540,9 @@ func disagree(r Row) bool {
 	return a > 0 && b > 0 && max(a/b, b/a) > maxDisagreement
 }
 
-const (
-	maxDisagreement = 1.25
-	disagreeNote    = "CPU time and the clock disagree by more than 1.25×: a busy moment in one tab, or too short to time by the clock; run again before trusting this row"
-)
+const maxDisagreement = 1.25
+
+var disagreeNote = fmt.Sprintf("CPU time and the clock disagree by more than %.3g×: a busy moment in one tab, or too short to time by the clock; run again before trusting this row", maxDisagreement)
 
 func checkTargets(res *Results) []Check {
 	var out []Check
@@ -649,7 +648,7 @@ func printTable(w io.Writer, res *Results) {
 	if len(res.Workloads)+len(res.MCP) > 0 {
 		fmt.Fprintln(w, "\n  ratio = median over the rounds of ours / ref in the same round (CPU time), with its quartiles;")
 		fmt.Fprintln(w, "  wall = the same in wall-clock time; µs = medians; rnds = rounds (more where the verdict was uncertain)")
-		fmt.Fprintln(w, "  ! = the CPU time and the clock disagree by more than 1.25×: run again before trusting that row")
+		fmt.Fprintf(w, "  ! = the CPU time and the clock disagree by more than %.3g×: run again before trusting that row\n", maxDisagreement)
 	}
 	printFloor(w, res.Floor)
 	printStartup(w, res.Startup)
