@@ -559,6 +559,9 @@ func checkTargets(res *Results) []Check {
 		if disagree(r) {
 			detail += "; " + disagreeNote
 		}
+		if r.Key == "mcp-read" {
+			detail += floorEvidence(res.MCP, r.Target)
+		}
 		out = append(out, Check{
 			Name:   fmt.Sprintf("%s: within %.2g× of %s", r.Label, r.Target, of),
 			OK:     r.Paired.Median <= r.Target,
@@ -585,6 +588,29 @@ func checkTargets(res *Results) []Check {
 		})
 	}
 	return out
+}
+
+// floorEvidence is what the MCP read target's line says of its floor: what
+// the least server measured against MCP-B's in the same run (no server can
+// do better through the same client and transport, so a floor above the
+// target proves it out of reach), and how far the module is from it.
+func floorEvidence(mcp []Row, target float64) string {
+	var s string
+	for _, r := range mcp {
+		switch r.Key {
+		case "mcp-read-floor":
+			verdict := "so no server can reach the target here"
+			if r.Paired.Median <= target {
+				verdict = "so the target is within reach"
+			}
+			s += fmt.Sprintf("; floor: the least server measured %.2f× of MCP-B's (quartiles %.2f–%.2f), %s",
+				r.Paired.Median, r.Paired.Q1, r.Paired.Q3, verdict)
+		case "mcp-read-least":
+			s += fmt.Sprintf("; the module is %.2f× of the least server (quartiles %.2f–%.2f, %.2f µs above it)",
+				r.Paired.Median, r.Paired.Q1, r.Paired.Q3, r.OursCPU.Median-r.RefCPU.Median)
+		}
+	}
+	return s
 }
 
 func printTable(w io.Writer, res *Results) {

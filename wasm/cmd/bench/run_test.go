@@ -131,3 +131,36 @@ func TestWorkloadTargets(t *testing.T) {
 		seen[w.Key] = true
 	}
 }
+
+// The MCP read target's line carries its floor from the same run: what the
+// least server measured (a floor above the target proves the target out of
+// reach, one below it does not) and the module against the least server.
+func TestCheckTargetsFloorEvidence(t *testing.T) {
+	mcpRow := func(key string, ratio, ours, ref float64) Row {
+		w := workloadOf(key)
+		return Row{Key: key, Label: w.Label, Target: w.Max, Rounds: 21, Vs: setImpls[w.Set][1],
+			Paired:  Stats{Median: ratio, Q1: ratio - 0.1, Q3: ratio + 0.1, Samples: []float64{ratio}},
+			OursCPU: Stats{Median: ours}, RefCPU: Stats{Median: ref}, PairedRatio: ratio}
+	}
+	for _, c := range []struct {
+		floor float64
+		want  string
+	}{
+		{0.85, "floor: the least server measured 0.85× of MCP-B's (quartiles 0.75–0.95), so no server can reach the target here; the module is 1.25× of the least server (quartiles 1.15–1.35, 6.00 µs above it)"},
+		{0.55, "floor: the least server measured 0.55× of MCP-B's (quartiles 0.45–0.65), so the target is within reach; the module is 1.25× of the least server"},
+	} {
+		res := &Results{MCP: []Row{mcpRow("mcp-read", 0.97, 32, 33), mcpRow("mcp-read-floor", c.floor, 26, 30), mcpRow("mcp-read-least", 1.25, 32, 26)}}
+		checks := checkTargets(res)
+		if len(checks) != 1 || checks[0].OK {
+			t.Fatalf("checks %+v, want one missed", checks)
+		}
+		if !strings.Contains(checks[0].Detail, c.want) {
+			t.Errorf("floor %v×: detail %q, want it to contain %q", c.floor, checks[0].Detail, c.want)
+		}
+	}
+	// Without the floor's rows (-only mcp-read), the line says nothing of a floor.
+	checks := checkTargets(&Results{MCP: []Row{mcpRow("mcp-read", 0.97, 32, 33)}})
+	if len(checks) != 1 || strings.Contains(checks[0].Detail, "floor") {
+		t.Errorf("checks %+v, want one without a floor", checks)
+	}
+}
