@@ -78,8 +78,28 @@ func (s *Server) read(ss *session, id string, m *Message, modern bool) {
 		return
 	}
 	s.lastRead++
-	s.reads[s.lastRead] = read{sess: ss, rpcID: id, modern: modern, uri: m.URI.Str, mimeType: mimeType}
+	if s.lastRead == 0 { // wrapped: 0 marks next as empty
+		s.lastRead++
+	}
+	r := read{sess: ss, rpcID: id, modern: modern, uri: m.URI.Str, mimeType: mimeType}
+	if s.nextID == 0 {
+		s.next, s.nextID = r, s.lastRead
+	} else {
+		s.reads[s.lastRead] = r
+	}
 	s.host.Read(s.id, s.lastRead, rid, m.ResourceParams.Str)
+}
+
+// takeRead removes read req from those waiting and returns it.
+func (s *Server) takeRead(req int32) (read, bool) {
+	if req == s.nextID && req != 0 {
+		r := s.next
+		s.next, s.nextID = read{}, 0
+		return r, true
+	}
+	r, ok := s.reads[req]
+	delete(s.reads, req)
+	return r, ok
 }
 
 // ParamsJSON renders template parameters as a JSON object, or "" for none.
@@ -99,13 +119,11 @@ func ParamsJSON(ps []registry.Param) string {
 // handle, kind and length (UTF-16 code units for text, bytes for a blob);
 // for a failure, the error's message.
 func (s *Server) ReadDone(req int32, kind Content, v registry.Value, length int, errMsg string) {
-	r, ok := s.reads[req]
+	r, ok := s.takeRead(req)
 	if !ok || r.sess.ended { // the server stopped or the session closed meanwhile
-		delete(s.reads, req)
 		s.host.Release(v)
 		return
 	}
-	delete(s.reads, req)
 	if kind == ContentFailed {
 		s.host.Release(v)
 		s.fail(r.sess, r.rpcID, r.modern, codeInternal, "reading "+r.uri+" failed: "+errMsg, "")

@@ -128,8 +128,13 @@ type Server struct {
 	opt  Options
 
 	main     session
-	sessions []*session     // the sub-channels' sessions, oldest first
-	reads    map[int32]read // reads waiting for their value
+	sessions []*session // the sub-channels' sessions, oldest first
+	// Reads waiting for their value: the one in next (when nextID is not 0),
+	// then those in reads. Most reads are answered at once, inside the call
+	// that asks for the value, so most never touch the map.
+	next     read
+	nextID   int32
+	reads    map[int32]read
 	lastRead int32
 	w        writer // the response being written
 }
@@ -172,6 +177,7 @@ func (s *Server) Stop() {
 	s.sessions = nil
 	s.end(&s.main, true)
 	clear(s.reads)
+	s.next, s.nextID = read{}, 0
 }
 
 // end ends a session's listen streams (answering them when graceful) and

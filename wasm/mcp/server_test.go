@@ -16,6 +16,7 @@ type fakeHost struct {
 	posts     []string
 	reads     []fakeRead
 	textBytes int // what TextBytes answers
+	released  []registry.Value
 }
 
 type fakeRead struct {
@@ -43,7 +44,7 @@ func (h *fakeHost) Read(server, req int32, id registry.ID, params string) {
 }
 
 func (h *fakeHost) TextBytes(registry.Value) int { return h.textBytes }
-func (h *fakeHost) Release(registry.Value)       {}
+func (h *fakeHost) Release(v registry.Value)     { h.released = append(h.released, v) }
 
 // take returns the posts so far and forgets them.
 func (h *fakeHost) take() string {
@@ -256,6 +257,42 @@ func TestReadFailuresAndTemplates(t *testing.T) {
 	e.s.ReadDone(e.h.reads[0].req, ContentText, 4, 1, "") // twice: nothing
 	if got := e.h.take(); got != "" {
 		t.Errorf("a second ReadDone posted %s", got)
+	}
+}
+
+// Reads whose values come later (a getter's Promise) are answered as each
+// value arrives, in any order, each with its own id and uri, once; a value
+// for a read the server no longer waits for is released and posts nothing.
+func TestReadsWaitingTogether(t *testing.T) {
+	e := setup(t, 4)
+	for i := range 4 {
+		e.handle(t, fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"resources/read","params":{"uri":"state://r%03d"}}`, 10+i, i))
+	}
+	if len(e.h.reads) != 4 {
+		t.Fatalf("reads = %+v", e.h.reads)
+	}
+	for _, i := range []int{2, 0, 3, 1} {
+		e.s.ReadDone(e.h.reads[i].req, ContentText, registry.Value(100+i), 1, "")
+		want := fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"result":{"contents":[{"uri":"state://r%03d","mimeType":"application/json"}]}} +attach%d/v%d`, 10+i, i, AttachText, 100+i)
+		if got := e.h.take(); got != want {
+			t.Errorf("read %d:\n got %s\nwant %s", i, got, want)
+		}
+		e.s.ReadDone(e.h.reads[i].req, ContentText, 7, 1, "") // twice: released, nothing posted
+		if got := e.h.take(); got != "" {
+			t.Errorf("read %d finished twice posted %s", i, got)
+		}
+	}
+	// Reads still waiting when the server stops are forgotten: their values
+	// are released when they come.
+	e.h.reads, e.h.released = nil, nil
+	e.handle(t, `{"jsonrpc":"2.0","id":20,"method":"resources/read","params":{"uri":"state://r000"}}`)
+	e.handle(t, `{"jsonrpc":"2.0","id":21,"method":"resources/read","params":{"uri":"state://r001"}}`)
+	e.s.Stop()
+	e.h.take()
+	e.s.ReadDone(e.h.reads[1].req, ContentText, 8, 1, "")
+	e.s.ReadDone(e.h.reads[0].req, ContentText, 9, 1, "")
+	if got := e.h.take(); got != "" || len(e.h.released) != 2 {
+		t.Errorf("after Stop: posted %q, released %v, want nothing posted and 8, 9 released", got, e.h.released)
 	}
 }
 
@@ -637,12 +674,19 @@ func BenchmarkRead(b *testing.B) {
 	e := setup(b, 6)
 	h := &readHost{s: e.s}
 	e.s.host = h
-	m := message(b, `{"jsonrpc":"2.0","id":7,"method":"resources/read","params":{"uri":"state://r003"}}`, e.reg.Resolve)
-	wire := encodeMessage(&m)
+	// A client numbers its requests: the id changes from one message to the
+	// next, the rest repeats.
+	var wires [16][]byte
+	for i := range wires {
+		m := message(b, `{"jsonrpc":"2.0","id":`+itoa(7+i)+`,"method":"resources/read","params":{"uri":"state://r003"}}`, e.reg.Resolve)
+		wires[i] = encodeMessage(&m)
+	}
 	var got Message
 	b.ReportAllocs()
+	i := 0
 	for b.Loop() {
-		if err := DecodeMessage(wire, &got); err != nil {
+		i++
+		if err := DecodeMessage(wires[i%len(wires)], &got); err != nil {
 			b.Fatal(err)
 		}
 		e.s.Handle(&got, true)

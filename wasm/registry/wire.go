@@ -115,6 +115,10 @@ func DecodeRegistration(b []byte) (Registration, error) {
 // little-endian float64; for an array, by a uint32 count and that many
 // fields (an array inside an array is sent as its kind and a zero count); for
 // a boolean, by a byte 0 or 1. Other kinds have no payload.
+//
+// A string is a copy, never a view of b; one equal to the string its field
+// already held is that string (dst's strings must not be views of a buffer:
+// DecodeRegistration's are, and never come here).
 func DecodeFields(b []byte, dst []*Field) error {
 	r := reader{b: b}
 	for _, f := range dst {
@@ -170,7 +174,13 @@ func (r *reader) str() string {
 // field reads one field into *f, in place: a Field is 64 bytes, and
 // returning one by value measured most of decoding an MCP message
 // (BenchmarkRead in wasm/mcp).
+//
+// Outside views, a string equal to the one *f held is kept rather than
+// copied again: the MCP server decodes every message into the same Message,
+// whose origin, jsonrpc, method and often uri repeat from one message to the
+// next.
 func (r *reader) field(f *Field, depth int) {
+	was := f.Str
 	*f = Field{Kind: Kind(r.byte())}
 	switch {
 	case f.Kind >= kindCount:
@@ -180,6 +190,8 @@ func (r *reader) field(f *Field, depth int) {
 		if p != nil {
 			if s := r.take(int(le32(p))); r.views {
 				f.Str = unsafe.String(unsafe.SliceData(s), len(s))
+			} else if string(s) == was {
+				f.Str = was
 			} else {
 				f.Str = string(s)
 			}

@@ -125,3 +125,37 @@ func TestDecodeFieldsArrays(t *testing.T) {
 		t.Errorf("decoding a malformed %d-item array allocated %d bytes", n, grew)
 	}
 }
+
+// Decoding into fields that already hold strings keeps those the new
+// message repeats (no copy) and copies the others; no string is a view of
+// the buffer, which the loader overwrites with its next message.
+func TestDecodeFieldsKeepsRepeatedStrings(t *testing.T) {
+	var a, b registry.Field
+	dst := []*registry.Field{&a, &b}
+	buf := enc{}.Str("https://example.test").Str("id-1")
+	if err := registry.DecodeFields(buf, dst); err != nil {
+		t.Fatal(err)
+	}
+	kept := unsafe.StringData(a.Str)
+	for i, next := range []string{"id-2", "id-22", "id-1"} {
+		buf := enc{}.Str("https://example.test").Str(next)
+		if err := registry.DecodeFields(buf, dst); err != nil {
+			t.Fatal(err)
+		}
+		if a.Str != "https://example.test" || b.Str != next {
+			t.Fatalf("message %d: %q, %q", i, a.Str, b.Str)
+		}
+		if unsafe.StringData(a.Str) != kept {
+			t.Errorf("message %d: the repeated string was copied again", i)
+		}
+		clear(buf)
+		if a.Str != "https://example.test" || b.Str != next {
+			t.Fatalf("message %d: the strings changed with the buffer: %q, %q", i, a.Str, b.Str)
+		}
+	}
+	// A field that held another kind, or no string, gets a copy.
+	buf = enc{}.Num(1).Str("x")
+	if err := registry.DecodeFields(buf, dst); err != nil || a.Kind != registry.KindNumber || a.Str != "" || b.Str != "x" {
+		t.Fatalf("%+v %+v %v", a, b, err)
+	}
+}
