@@ -64,7 +64,7 @@
         read: async (url) => ({ contents: [{ uri: url.href, mimeType: MIME, text: JSON.stringify(value) }] }),
       });
     }
-    conn = await window.mcpTest.connect({ channel, timeoutMs: 10000, name: 'modelcontext-bench' });
+    conn = await window.mcpTest.connect({ channel, timeoutMs: 10000, name: 'modelcontext-bench', record: false });
     // Warm up: the first reads compile the client's, the transport's and
     // the server's paths (the bench's calibration warms up further).
     let r;

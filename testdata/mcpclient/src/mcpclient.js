@@ -12,10 +12,13 @@
 //                     notification): generous, as a busy machine is slow;
 //                     never a way to see that something does not happen
 //
-//   const c = await mcpTest.connect({channel, targetOrigin, timeoutMs})
+//   const c = await mcpTest.connect({channel, targetOrigin, timeoutMs, record})
 //   c.client          the SDK Client, initialized
 //   c.transport       its TabClientTransport
-//   c.messages        every JSON-RPC message received, in order
+//   c.messages        every JSON-RPC message received, in order (with
+//                     record: false, only those of the handshake: a bench
+//                     that reads thousands of times keeps none of them,
+//                     and callRaw then gives the SDK's parsed answer)
 //   c.notifications   the notifications among them
 //   c.errors          transport/protocol errors (schema failures, unknown ids)
 //   await c.call('resources/list', {cursor})  → {result} | {error: {code, message, data}}
@@ -103,7 +106,8 @@ async function connect(opts = {}) {
   const transport = new TabClientTransport({ targetOrigin, channelId: channel });
   // Protocol.connect chains an onmessage that is already set: this sees
   // every message the transport accepted, before the SDK handles it.
-  transport.onmessage = (m) => messages.push(m);
+  let recording = true;
+  transport.onmessage = (m) => { if (recording) messages.push(m); };
   const client = new Client(
     { name: opts.name ?? 'modelcontext-e2e', version: '1.0.0' },
     { capabilities: opts.capabilities ?? {} },
@@ -122,6 +126,7 @@ async function connect(opts = {}) {
       '" (targetOrigin ' + targetOrigin + ') within ' + timeoutMs + ' ms: ' + d.message +
       (d.code !== undefined ? ' (code ' + d.code + ')' : ''));
   }
+  recording = opts.record !== false;
   const c = {
     client,
     transport,
