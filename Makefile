@@ -276,15 +276,19 @@ bare_vite    := ./node_modules/.bin/vite build bare --outDir ../dist-bare --empt
 bare_webpack := ./node_modules/.bin/webpack --mode production --entry ./src/bare.js --output-path dist-bare --no-stats
 bare_esbuild := ./node_modules/.bin/esbuild src/bare.js --bundle --format=esm --minify --outdir=dist-bare --log-level=warning
 bare_rollup  := ./node_modules/.bin/rollup -c --input src/bare.js --dir dist-bare --silent
+# esbuild also builds the app as a classic script (an IIFE, esbuild's default
+# format for the browser), which index-iife.html loads with a plain script tag.
+more_esbuild := && ./node_modules/.bin/esbuild src/main.js --bundle --format=iife --minify --outdir=dist-iife --log-level=warning \
+	&& cp node_modules/modelcontext/modelcontext.wasm dist-iife/
 
 testdata/bundlers/%/node_modules/.package-lock.json: testdata/bundlers/%/package-lock.json
 	cd testdata/bundlers/$* && npm ci --ignore-scripts --no-audit --no-fund
 	@touch $@
 
 define bundler_app
-	cd testdata/bundlers/$(1) && rm -rf node_modules/modelcontext dist dist-bare && \
+	cd testdata/bundlers/$(1) && rm -rf node_modules/modelcontext dist dist-bare dist-iife && \
 		npm install --no-save --ignore-scripts --no-audit --no-fund ../../../$(TARBALL) && \
-		npm run --silent build && $(bare_$(1))
+		npm run --silent build && $(bare_$(1)) $(more_$(1))
 
 endef
 

@@ -123,6 +123,32 @@ func TestBundlers(t *testing.T) {
 	}
 }
 
+// TestEsbuildClassicScript: the esbuild app bundled as a classic script (an
+// IIFE, esbuild's default format for the browser, in dist-iife/) and loaded
+// with a plain script tag works: esbuild empties import.meta there, and the
+// module finds its .wasm beside the script that is running instead.
+func TestEsbuildClassicScript(t *testing.T) {
+	dir := appDir("esbuild")
+	module := installedPackage(t, dir)
+	b, err := os.ReadFile(filepath.Join(dir, "dist-iife", "modelcontext.wasm"))
+	if err != nil {
+		t.Fatalf("%v: run `make test-package`, which builds dist-iife", err)
+	}
+	if !bytes.Equal(b, module) {
+		t.Errorf("dist-iife/modelcontext.wasm is not the module's .wasm")
+	}
+	bundle, err := os.ReadFile(filepath.Join(dir, "dist-iife", "main.js"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Contains(bundle, []byte("import.meta")) {
+		t.Fatalf("dist-iife/main.js still uses import.meta: it is not the classic script this test is about")
+	}
+	srv := httptest.NewServer(browsertest.NoCache(http.FileServer(http.Dir(dir))))
+	t.Cleanup(srv.Close)
+	checkApp(t, srv.URL+"/index-iife.html", "/dist-iife/modelcontext.wasm")
+}
+
 // TestViteDevServer: a user's first `npm run dev` works: the Vite dev server
 // serves the app, the .wasm is found and served as application/wasm, and a
 // push arrives.
