@@ -1,7 +1,10 @@
-// Compiled by `make test-package` in one program with @mcp-b/webmcp-types 5.1.0,
-// whose document.modelContext is optional (no browser ships WebMCP unflagged):
-// the two declarations merge, registerTool and registerResource are both
-// typed on it, and the named imports are typed as they are without it.
+// Compiled in one program with @mcp-b/webmcp-types 5.1.0, whose
+// document.modelContext is optional (no browser ships WebMCP unflagged): the
+// two declarations merge, registerTool and registerResource are both typed on
+// it, and the named imports are typed as they are without it. Compiled twice:
+// by `make types` against the repository's js/modelcontext.d.ts
+// (../tsconfig.webmcp.json maps "modelcontext" to it), and by `make
+// test-package` against the installed package.
 import type {} from "@mcp-b/webmcp-types";
 import { registerResource, ready } from "modelcontext";
 
