@@ -153,7 +153,7 @@ func TestDecodeFieldsKeepsRepeatedStrings(t *testing.T) {
 			t.Fatalf("message %d: the strings changed with the buffer: %q, %q", i, a.Str, b.Str)
 		}
 	}
-	// A field that held another kind, or no string, gets a copy.
+	// A field that now holds another kind holds no string.
 	buf = enc{}.Num(1).Str("x")
 	if err := registry.DecodeFields(buf, dst); err != nil || a.Kind != registry.KindNumber || a.Str != "" || b.Str != "x" {
 		t.Fatalf("%+v %+v %v", a, b, err)
