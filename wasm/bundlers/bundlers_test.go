@@ -97,30 +97,37 @@ func wasmFiles(t *testing.T, dir string) []string {
 func TestBundlers(t *testing.T) {
 	for _, a := range apps {
 		t.Run(a.name, func(t *testing.T) {
-			dir := appDir(a.name)
-			module := installedPackage(t, dir)
-			out := filepath.Join(dir, a.out)
-			emitted := wasmFiles(t, out)
-			if len(emitted) != 1 {
-				t.Fatalf("the build output %s holds %d .wasm files %v, want 1", out, len(emitted), emitted)
-			}
-			b, err := os.ReadFile(filepath.Join(out, emitted[0]))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !bytes.Equal(b, module) {
-				t.Errorf("%s/%s is not the module's .wasm", a.out, emitted[0])
-			}
-			site := filepath.Join(dir, a.site)
-			rel, err := filepath.Rel(site, filepath.Join(out, emitted[0]))
-			if err != nil {
-				t.Fatal(err)
-			}
-			srv := httptest.NewServer(browsertest.NoCache(http.FileServer(http.Dir(site))))
-			t.Cleanup(srv.Close)
-			checkApp(t, srv.URL+"/", "/"+filepath.ToSlash(rel))
+			checkBuild(t, appDir(a.name), a.out, a.site, "")
 		})
 	}
+}
+
+// checkBuild checks that the build output out of the app in dir holds one
+// .wasm, the module's own, then serves site and runs the app's page in it
+// (page, or the site's index).
+func checkBuild(t *testing.T, dir, out, site, page string) {
+	t.Helper()
+	module := installedPackage(t, dir)
+	outDir := filepath.Join(dir, out)
+	emitted := wasmFiles(t, outDir)
+	if len(emitted) != 1 {
+		t.Fatalf("the build output %s holds %d .wasm files %v, want 1", outDir, len(emitted), emitted)
+	}
+	b, err := os.ReadFile(filepath.Join(outDir, emitted[0]))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(b, module) {
+		t.Errorf("%s/%s is not the module's .wasm", out, emitted[0])
+	}
+	siteDir := filepath.Join(dir, site)
+	rel, err := filepath.Rel(siteDir, filepath.Join(outDir, emitted[0]))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(browsertest.NoCache(http.FileServer(http.Dir(siteDir))))
+	t.Cleanup(srv.Close)
+	checkApp(t, srv.URL+"/"+page, "/"+filepath.ToSlash(rel))
 }
 
 // TestEsbuildClassicScript: the esbuild app bundled as a classic script (an
@@ -129,24 +136,14 @@ func TestBundlers(t *testing.T) {
 // module finds its .wasm beside the script that is running instead.
 func TestEsbuildClassicScript(t *testing.T) {
 	dir := appDir("esbuild")
-	module := installedPackage(t, dir)
-	b, err := os.ReadFile(filepath.Join(dir, "dist-iife", "modelcontext.wasm"))
-	if err != nil {
-		t.Fatalf("%v: run `make test-package`, which builds dist-iife", err)
-	}
-	if !bytes.Equal(b, module) {
-		t.Errorf("dist-iife/modelcontext.wasm is not the module's .wasm")
-	}
 	bundle, err := os.ReadFile(filepath.Join(dir, "dist-iife", "main.js"))
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("%v: run `make test-package`, which builds dist-iife", err)
 	}
 	if bytes.Contains(bundle, []byte("import.meta")) {
 		t.Fatalf("dist-iife/main.js still uses import.meta: it is not the classic script this test is about")
 	}
-	srv := httptest.NewServer(browsertest.NoCache(http.FileServer(http.Dir(dir))))
-	t.Cleanup(srv.Close)
-	checkApp(t, srv.URL+"/index-iife.html", "/dist-iife/modelcontext.wasm")
+	checkBuild(t, dir, "dist-iife", ".", "index-iife.html")
 }
 
 // TestViteDevServer: a user's first `npm run dev` works: the Vite dev server
