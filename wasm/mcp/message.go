@@ -137,7 +137,7 @@ func ParseOptions(b []byte) (Options, string) {
 	if err := registry.DecodeFields(b, []*registry.Field{&arg, &channel, &origins, &pageSize, &maxBytes, &sessions, &maxSessions, &page}); err != nil {
 		return Options{}, "serveMCP: " + err.Error()
 	}
-	opt := Options{Channel: "mcp-default", AllowedOrigins: []string{page.Str}}
+	opt := Options{Channel: DefaultChannel, AllowedOrigins: []string{page.Str}}
 	const p = "serveMCP: "
 	const originsWant = `"allowedOrigins" must be a non-empty array of origins like "https://example.com", or ["*"]`
 	if arg.Kind != registry.KindUndefined && arg.Kind != registry.KindObject {

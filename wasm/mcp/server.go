@@ -64,13 +64,20 @@ const (
 	codeTooManySessions    = -32000
 )
 
-// Payloads of the tab transport's control messages.
+// Payloads of the tab transport's control messages. The loader announces
+// a server before Go runs (ServerReady, ServerStopped), so those two are
+// exported for its seam.
 const (
 	checkReady    = "mcp-check-ready"
 	sessionClose  = "mcp-session-close"
-	serverReady   = `"mcp-server-ready"`
-	serverStopped = `"mcp-server-stopped"`
+	ServerReady   = "mcp-server-ready"
+	ServerStopped = "mcp-server-stopped"
+	serverReady   = `"` + ServerReady + `"`
+	serverStopped = `"` + ServerStopped + `"`
 )
+
+// DefaultChannel is the tab transport's channel when serveMCP names none.
+const DefaultChannel = "mcp-default"
 
 // Attachment says what the host inserts into a posted message.
 type Attachment int32
