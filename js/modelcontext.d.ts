@@ -132,10 +132,11 @@ export interface ModelContextResourceMembers {
   /**
    * Registers (or replaces, keeping its place) the resource with this uri.
    * Returns its unregister function, which is idempotent and never removes a
-   * later registration of the same uri.
-   * @throws TypeError naming the field and the uri when the descriptor is invalid.
+   * later registration of the same uri. Aborting options.signal unregisters
+   * too; an already-aborted signal registers nothing.
+   * @throws TypeError naming the field and the uri when the descriptor (or options.signal) is invalid.
    */
-  registerResource<T>(descriptor: ResourceDescriptor<T> | ResourceTemplateDescriptor<T>): () => void;
+  registerResource<T>(descriptor: ResourceDescriptor<T> | ResourceTemplateDescriptor<T>, options?: RegisterResourceOptions): () => void;
   /** A fresh array of the registered resources, in registration order. */
   getResources(): ResourceInfo[];
   /** A fresh array of the registered URI templates, in registration order. */
@@ -165,8 +166,22 @@ export interface ModelContextResourceMembers {
    * @throws DOMException named "NotFoundError" for an unknown uri.
    */
   subscribeResource<T = unknown>(uri: string, handler: (value: T, uri: string) => void): () => void;
-  /** Resolves once Go has taken over; rejects with an Error that says what to fix. */
+  /**
+   * Resolves once Go has taken over; rejects with an Error that says what to
+   * fix. Awaiting it (or calling then, catch or finally) starts the module
+   * when it boots lazily.
+   */
   readonly ready: Promise<void>;
+  /** Runs for each resourceupdated event, as a listener added when it was first set; null clears it. */
+  onresourceupdated: ((this: ModelContextResources, ev: CustomEvent<ResourceUpdatedDetail>) => unknown) | null;
+  /** Runs for each resourcelistchanged event, as a listener added when it was first set; null clears it. */
+  onresourcelistchanged: ((this: ModelContextResources, ev: CustomEvent<ResourceListChangedDetail>) => unknown) | null;
+}
+
+/** Options of registerResource, as registerTool has them. */
+export interface RegisterResourceOptions {
+  /** Aborting it unregisters the resource, as calling the returned function does. */
+  signal?: AbortSignal;
 }
 
 /** document.modelContext as the module installs it: its members and its two events. */
@@ -226,6 +241,13 @@ declare global {
   /** Where the .wasm is, when it is not beside the script or the module; set before they load. */
   // eslint-disable-next-line no-var
   var __MODELCONTEXT_WASM_URL__: string | undefined;
+  /**
+   * When the ES module starts (the script tag's data-boot): "lazy" (the
+   * default) at the first consumer contact, "eager" at once, "idle" in idle
+   * time after the load event. Set before the module is imported.
+   */
+  // eslint-disable-next-line no-var
+  var __MODELCONTEXT_BOOT__: "lazy" | "eager" | "idle" | undefined;
 }
 
 // With @mcp-b/webmcp-types, its ModelContext (the type of its

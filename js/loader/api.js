@@ -13,23 +13,55 @@ let failure = null;
 /** @type {any[]} */
 const queue = [];
 
-/** @param {any} descriptor */
-function registerResource(descriptor) {
+/**
+ * registerResource registers a resource; aborting options.signal
+ * unregisters it, as the returned function does.
+ * @param {any} descriptor
+ * @param {any} [options]
+ */
+function registerResource(descriptor, options) {
   const s = snapshot(descriptor);
   const problem = validate(s);
   if (problem) throw new TypeError(problem);
-  if (state === FAILED) return function unregister() {};
+  const signal = signalOf(options, s);
+  if (state === FAILED || (signal !== undefined && signal.aborted)) return function unregister() {};
   const r = newRegistration(s);
   const old = enter(r);
   if (state === READY) registerNow(r, old);
   else queue.push({ op: "register", r });
-  return function unregister() {
+  const unregister = function unregister() {
     if (r.done) return;
     r.done = true;
+    if (signal !== undefined) signal.removeEventListener("abort", unregister);
     if (state === FAILED || !leave(r)) return;
     if (state === READY) unregisterNow(r);
     else queue.push({ op: "unregister", r });
   };
+  if (signal !== undefined) signal.addEventListener("abort", unregister);
+  return unregister;
+}
+
+/**
+ * signalOf reads registerResource's options: their signal, an AbortSignal,
+ * or undefined. Options that are not an object, or a signal that is not an
+ * AbortSignal, are a TypeError naming them and the uri.
+ * @param {any} options
+ * @param {Registration} s
+ * @returns {AbortSignal | undefined}
+ */
+function signalOf(options, s) {
+  if (options === undefined || options === null) return undefined;
+  const key = s.uri !== undefined ? "uri" : "uriTemplate";
+  const id = s.uri !== undefined ? s.uri : s.uriTemplate;
+  if (typeof options !== "object" && typeof options !== "function") throw new TypeError(bad(key, id, "options", "must be an object, got " + typeName(options)));
+  let signal;
+  try {
+    signal = options.signal;
+  } catch (e) {
+    throw new TypeError(bad(key, id, "options.signal", "threw when read: " + describe(e)));
+  }
+  if (signal === undefined || signal instanceof AbortSignal) return signal;
+  throw new TypeError(bad(key, id, "options.signal", "must be an AbortSignal, got " + typeName(signal)));
 }
 
 // The lifecycle of a registration is the loader's: Go is told of a
@@ -171,11 +203,13 @@ function debugLine(msg) {
 }
 
 function getResources() {
+  if (!bootStarted) wake("getResources was called");
   if (state === FAILED) throw failure;
   return list(resources);
 }
 
 function getResourceTemplates() {
+  if (!bootStarted) wake("getResourceTemplates was called");
   if (state === FAILED) throw failure;
   return list(templates);
 }
@@ -190,6 +224,7 @@ function checkURI(method, uri) {
 
 /** @param {any} uri */
 function readResource(uri) {
+  if (!bootStarted) wake("readResource was called");
   try {
     checkURI("readResource", uri);
   } catch (e) {
@@ -216,6 +251,7 @@ function readNow(uri) {
  * @param {any} handler
  */
 function subscribeResource(uri, handler) {
+  if (!bootStarted) wake("subscribeResource was called");
   checkURI("subscribeResource", uri);
   if (typeof handler !== "function") throw new TypeError(`modelcontext: subscribeResource: "handler" must be a function, got ${typeName(handler)}`);
   if (state === FAILED) throw failure;
@@ -286,6 +322,7 @@ function replay() {
 function fail(err) {
   state = FAILED;
   failure = err;
+  deliverEarlyMessages(); // to no server: they are dropped
   for (const q of queue) if (q && q.reject) q.reject(err);
   queue.length = 0;
   for (const r of resources.values()) r.current = false;

@@ -48,6 +48,7 @@ async function boot() {
     if (script.hasAttribute("data-mcp-sessions")) options.sessions = true;
     serveMCP(options);
   }
+  deliverEarlyMessages();
 }
 
 /**
@@ -81,14 +82,56 @@ async function instantiate(response, where) {
   }
 }
 
-const ready = boot().catch((err) => {
-  fail(err);
-  // Reported once, here; ready is marked handled below, so a page that does
-  // not wait for it sees no second, unhandled rejection.
-  quietError(err.message);
-  throw err;
+/**
+ * Ready is document.modelContext.ready: a Promise that starts the module
+ * when it is awaited or its then, catch or finally is called (a consumer
+ * waiting for the module is a consumer contact). What those return are
+ * plain Promises.
+ * @extends {Promise<void>}
+ */
+class Ready extends Promise {
+  static get [Symbol.species]() {
+    return Promise;
+  }
+  /**
+   * @param {any} [onFulfilled]
+   * @param {any} [onRejected]
+   * @returns {Promise<any>}
+   */
+  then(onFulfilled, onRejected) {
+    if (!bootStarted) wake("ready was awaited");
+    return super.then(onFulfilled, onRejected);
+  }
+}
+/** @type {(v: void) => void} */
+let resolveReady = () => {};
+/** @type {(e: Error) => void} */
+let rejectReady = () => {};
+const ready = new Ready((resolve, reject) => {
+  resolveReady = resolve;
+  rejectReady = reject;
 });
-ready.catch(() => {});
+// Marked handled without starting the module: a page that does not wait
+// for ready sees no unhandled rejection (the failure is reported once, by
+// wake).
+Promise.prototype.then.call(ready, undefined, () => {});
+
+/**
+ * wake starts the module, once: at the first consumer contact of a lazy
+ * boot (why says which, for the debug line), at once for an eager one, in
+ * idle time for an idle one. Its failure is reported here, once.
+ * @param {string} why
+ */
+function wake(why) {
+  if (bootStarted) return;
+  bootStarted = true;
+  if (debugOn()) debugLine(`starting the WebAssembly module: ${why}`);
+  boot().then(resolveReady, (err) => {
+    fail(err);
+    quietError(err.message);
+    rejectReady(err);
+  });
+}
 
 define("registerResource", registerResource);
 define("getResources", getResources);
@@ -133,3 +176,18 @@ define(Symbol.for("modelcontext.internals"), {
   },
 });
 if (script && script.hasAttribute("data-tools") && typeof mc.registerTool === "function") registerResourceTools();
+if (script && script.hasAttribute("data-mcp")) awaitMessages(script.getAttribute("data-mcp") || DEFAULT_CHANNEL);
+if (bootMode === "eager") wake('data-boot="eager"');
+else if (bootMode === "idle") whenIdle(() => wake("idle time after the load event"));
+else if (debugOn()) debugLine("waiting for an agent: the WebAssembly module starts at the first consumer call, event listener, await of ready or MCP message");
+
+/**
+ * whenIdle calls f in an idle period after the load event (or soon after
+ * it, where the browser has no requestIdleCallback).
+ * @param {() => void} f
+ */
+function whenIdle(f) {
+  const idle = () => (typeof requestIdleCallback === "function" ? requestIdleCallback(f, { timeout: 2000 }) : setTimeout(f, 0));
+  if (document.readyState === "complete") idle();
+  else window.addEventListener("load", idle, { once: true });
+}

@@ -268,6 +268,50 @@ function serveNow(options, handle) {
   handle.id = id;
 }
 
+// Before the module runs, a server is served by the loader alone: it
+// announces itself on its channel, as Go's server does when it starts, so
+// that a client that started first connects, and the first message a client
+// sends on that channel (or a session's sub-channel) starts the module. The
+// messages that arrive until Go runs are kept and handed to its servers
+// then, in order.
+/** @type {string[]} the channels served before the module runs */
+const earlyChannels = [];
+/** @type {MessageEvent[]} */
+const earlyMessages = [];
+
+/**
+ * awaitMessages serves channel until the module runs.
+ * @param {string} channel
+ */
+function awaitMessages(channel) {
+  if (state !== LOADING) return;
+  if (earlyChannels.length === 0) window.addEventListener("message", earlyMessage);
+  earlyChannels.push(channel);
+  window.postMessage({ channel, type: "mcp", direction: "server-to-client", payload: MCP_SERVER_READY }, targetOrigin);
+}
+
+/** @param {MessageEvent} ev */
+function earlyMessage(ev) {
+  try {
+    const d = ev.data;
+    if (state !== LOADING || d === null || typeof d !== "object" || d.type !== "mcp" || d.direction !== "client-to-server") return;
+    const c = d.channel;
+    if (typeof c !== "string" || !earlyChannels.some((ch) => c === ch || c.startsWith(ch + "/"))) return;
+    earlyMessages.push(ev);
+    if (!bootStarted) wake(`an MCP message arrived on "${c}"`);
+  } catch (e) {
+    quietError("modelcontext: the MCP server could not read a message:", e);
+  }
+}
+
+// deliverEarlyMessages hands the messages kept before the module ran to
+// the servers that now run, and stops keeping them.
+function deliverEarlyMessages() {
+  if (earlyChannels.length > 0) window.removeEventListener("message", earlyMessage);
+  earlyChannels.length = 0;
+  for (const ev of earlyMessages.splice(0)) for (const srv of mcpServers.values()) srv.listener(ev);
+}
+
 /**
  * serveMCP starts an MCP server on window.postMessage and returns a handle
  * whose stop() ends it.
@@ -277,12 +321,32 @@ function serveMCP(options = {}) {
   if (state === FAILED) throw failure;
   const handle = { id: 0, stopped: false };
   if (state === READY) serveNow(options, handle);
-  else queue.push({ op: "serve", options, handle });
+  let early = "";
+  if (state === LOADING) {
+    queue.push({ op: "serve", options, handle });
+    const channel = options !== null && typeof options === "object" ? options.channel : undefined;
+    early = typeof channel === "string" && channel !== "" ? channel : DEFAULT_CHANNEL;
+    awaitMessages(early);
+  }
   return {
     stop() {
       if (handle.stopped) return;
       handle.stopped = true;
       if (state === READY && handle.id) internal(ex.mc_mcp_stop(handle.id));
+      else if (state === LOADING) stopAwaiting(early);
     },
   };
+}
+
+/**
+ * stopAwaiting ends what awaitMessages started for channel: a server stopped
+ * before the module ran says so on its channel.
+ * @param {string} channel
+ */
+function stopAwaiting(channel) {
+  const i = earlyChannels.indexOf(channel);
+  if (i < 0) return;
+  earlyChannels.splice(i, 1);
+  if (earlyChannels.length === 0) window.removeEventListener("message", earlyMessage);
+  window.postMessage({ channel, type: "mcp", direction: "server-to-client", payload: MCP_SERVER_STOPPED }, targetOrigin);
 }

@@ -6,6 +6,22 @@
 const script = /** @type {HTMLScriptElement | null} */ (document.currentScript);
 const debugAttr = !!script && script.hasAttribute("data-debug");
 
+// bootMode says when the module starts: "lazy" (the default) at the first
+// consumer contact (boot.js's wake), "eager" at once, "idle" in an idle
+// period after the load event. data-boot on the tag sets it, or, for the ES
+// module, globalThis.__MODELCONTEXT_BOOT__ set before it is imported.
+let bootMode = "lazy";
+{
+  const fromTag = !!script && script.hasAttribute("data-boot");
+  const v = fromTag ? /** @type {HTMLScriptElement} */ (script).getAttribute("data-boot") : /** @type {any} */ (globalThis).__MODELCONTEXT_BOOT__;
+  if (v === "eager" || v === "idle" || v === "lazy") bootMode = v;
+  else if (v !== undefined && v !== null && v !== "") {
+    console.warn(`modelcontext: ${fromTag ? "data-boot" : "__MODELCONTEXT_BOOT__"}=${JSON.stringify(String(v))} is not "lazy", "eager" or "idle"; the module boots lazily, at the first consumer call`);
+  }
+}
+// bootStarted: the module has been asked to start (boot.js's wake).
+let bootStarted = false;
+
 // debugOn reads the debug switch now: data-debug on the tag, or
 // globalThis.__MODELCONTEXT_DEBUG__ === true at this moment.
 function debugOn() {
@@ -34,10 +50,11 @@ try {
   }
 } catch {}
 
-// The .wasm request starts now, before the rest of the loader has run; boot
-// awaits it (and reports its failure: it is marked handled here).
+// With an eager boot, the .wasm request starts now, before the rest of the
+// loader has run; boot awaits it (and reports its failure: it is marked
+// handled here). Otherwise boot fetches it when it starts.
 /** @type {Promise<Response> | null} */
-const wasmResponse = wasmURL !== "" && !wasmURL.startsWith("file:") ? fetch(wasmURL, { credentials: "same-origin" }) : null;
+const wasmResponse = bootMode === "eager" && wasmURL !== "" && !wasmURL.startsWith("file:") ? fetch(wasmURL, { credentials: "same-origin" }) : null;
 if (wasmResponse) wasmResponse.catch(() => {});
 
 // scriptURLFromStack finds this file's URL in a stack trace, for the classic
@@ -66,9 +83,49 @@ let events = mc;
 if (typeof mc.dispatchEvent !== "function" || typeof mc.addEventListener !== "function") {
   const target = new EventTarget();
   events = target;
-  define("addEventListener", target.addEventListener.bind(target));
   define("removeEventListener", target.removeEventListener.bind(target));
   define("dispatchEvent", target.dispatchEvent.bind(target));
+}
+// listen adds a listener to events as the object's own addEventListener
+// does, which the one defined below wraps.
+/** @type {(type: string, listener: any, options?: any) => void} */
+const listen = /** @type {any} */ (events.addEventListener).bind(events);
+
+// A listener for one of the module's events is a consumer: adding one
+// starts the module. Every other type passes through untouched.
+define("addEventListener", function addEventListener(/** @type {any} */ type, /** @type {any} */ listener, /** @type {any} */ options) {
+  if (!bootStarted && (type === "resourceupdated" || type === "resourcelistchanged")) wake(`a listener for ${type} was added`);
+  return listen(type, listener, options);
+});
+
+// onresourceupdated and onresourcelistchanged are event handler attributes,
+// as the platform's ontoolchange: a function set there runs for each event,
+// as a listener added when it was first set; null or anything that is not a
+// function clears it (and a later function is added anew, last). Setting a
+// function starts the module, as adding a listener does.
+for (const type of ["resourceupdated", "resourcelistchanged"]) {
+  /** @type {Function | null} */
+  let handler = null;
+  const listener = (/** @type {Event} */ ev) => {
+    if (handler !== null) return handler.call(mc, ev);
+  };
+  Object.defineProperty(mc, "on" + type, {
+    configurable: true,
+    enumerable: false,
+    get() {
+      return handler;
+    },
+    set(/** @type {any} */ f) {
+      if (typeof f !== "function") {
+        if (handler !== null) events.removeEventListener(type, listener);
+        handler = null;
+        return;
+      }
+      if (handler === null) listen(type, listener);
+      handler = f;
+      if (!bootStarted) wake(`on${type} was set`);
+    },
+  });
 }
 
 /**

@@ -28,8 +28,46 @@
     uncaught.push(ev.error instanceof Error ? ev.error.message : String(ev.message));
   });
 
+  // Every fetch the page makes, by URL, in order: the module's .wasm request
+  // shows up here the moment it is made.
+  const fetches = [];
+  let onWasmFetch = null;
+  const originalFetch = window.fetch;
+  window.fetch = function (input, init) {
+    const url = String(input instanceof Request ? input.url : input);
+    fetches.push(url);
+    if (onWasmFetch !== null && /\.wasm(\?|#|$)/.test(url)) onWasmFetch(url);
+    return originalFetch.call(this, input, init);
+  };
+  const wasmFetched = new Promise((resolve) => { onWasmFetch = resolve; });
+
   let next = 0;
   const H = {
+    fetches,
+    // wasmFetched resolves with the URL of the first .wasm request.
+    wasmFetched,
+    // wasmRequests lists the .wasm requests made so far: those fetch was
+    // called for, and those the browser's resource timing saw.
+    wasmRequests() {
+      const isWasm = (u) => /\.wasm(\?|#|$)/.test(u);
+      return {
+        fetched: fetches.filter(isWasm),
+        timed: performance.getEntriesByType('resource').map((e) => e.name).filter(isWasm),
+      };
+    },
+    // quiet resolves at a point after which a module that was going to load
+    // by itself would have asked for its .wasm: after the load event, in an
+    // idle period after it (when an idle boot starts), and after a request
+    // to the page's server has come back (a sentinel: its resource timing
+    // entry exists).
+    async quiet() {
+      if (document.readyState !== 'complete') await new Promise((r) => window.addEventListener('load', r, { once: true }));
+      await new Promise((r) => (window.requestIdleCallback ? requestIdleCallback(() => r(), { timeout: 5000 }) : setTimeout(r, 0)));
+      const sentinel = '/blank.html?sentinel=' + Math.random();
+      await (await originalFetch(sentinel)).text();
+      const seen = performance.getEntriesByType('resource').some((e) => e.name.endsWith(sentinel));
+      if (!seen) throw new Error('the sentinel request left no resource timing entry');
+    },
     log,
     raw,
     uncaught,

@@ -4,6 +4,8 @@
 //
 //   impl=ref|wasm       the reference (/reference/) or the module (/static/)
 //   debug=1             data-debug on the tag
+//   boot=MODE           data-boot="MODE" on the tag (lazy, eager, idle)
+//   mcp=1               data-mcp on the tag
 //   wasm=URL            data-wasm="URL" on the tag
 //   twice=1             the tag twice, with /between.js registering a resource in between
 //   existing=own        define document.modelContext (an EventTarget with registerTool) first
@@ -47,6 +49,8 @@
   const attrs = [];
   if (q.has('debug')) attrs.push('data-debug');
   if (q.has('wasm')) attrs.push('data-wasm="' + q.get('wasm').replace(/"/g, '&quot;') + '"');
+  if (q.has('boot')) attrs.push('data-boot="' + q.get('boot').replace(/"/g, '&quot;') + '"');
+  if (q.has('mcp')) attrs.push('data-mcp');
   const tag = '<script src="' + src + '" ' + attrs.join(' ') + '></' + 'script>';
   document.write(tag);
   if (q.has('twice')) document.write('<script src="/between.js"></' + 'script>' + tag);

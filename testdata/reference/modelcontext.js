@@ -222,9 +222,37 @@
     }
   }
 
-  function registerResource(descriptor) {
+  function registerResource(descriptor, options) {
     const e = validate(descriptor);
     const uri = e.uri;
+    const signal = signalOf(options, uri);
+    if (signal !== undefined && signal.aborted) return function unregister() {};
+    if (signal !== undefined) {
+      const unregister = registerEntry(e, uri);
+      const onAbort = () => unregister();
+      signal.addEventListener('abort', onAbort, { once: true });
+      return function unregisterAndForget() {
+        signal.removeEventListener('abort', onAbort);
+        unregister();
+      };
+    }
+    return registerEntry(e, uri);
+  }
+
+  // signalOf reads registerResource's options: their signal (an AbortSignal)
+  // or undefined; anything else is a TypeError naming it and the uri.
+  function signalOf(options, uri) {
+    if (options === undefined || options === null) return undefined;
+    const where = ' (uri "' + uri + '")';
+    if (typeof options !== 'object' && typeof options !== 'function') {
+      throw new TypeError('modelcontext: registerResource: "options" must be an object, got ' + typeName(options) + where);
+    }
+    const signal = options.signal;
+    if (signal === undefined || signal instanceof AbortSignal) return signal;
+    throw new TypeError('modelcontext: registerResource: "options.signal" must be an AbortSignal, got ' + typeName(signal) + where);
+  }
+
+  function registerEntry(e, uri) {
     const old = entries.get(uri);
     // The new entry takes the uri before the old one's teardown runs: a
     // teardown that registers the uri once more replaces this entry.
@@ -511,5 +539,23 @@
   define('readResource', readResource);
   define('subscribeResource', subscribeResource);
   define('ready', Promise.resolve());
+  // onresourceupdated / onresourcelistchanged: event handler attributes.
+  for (const type of ['resourceupdated', 'resourcelistchanged']) {
+    let handler = null;
+    const listener = (ev) => { if (handler !== null) return handler.call(mc, ev); };
+    Object.defineProperty(mc, 'on' + type, {
+      configurable: true,
+      get() { return handler; },
+      set(f) {
+        if (typeof f !== 'function') {
+          if (handler !== null) events.removeEventListener(type, listener);
+          handler = null;
+        } else {
+          if (handler === null) events.addEventListener(type, listener);
+          handler = f;
+        }
+      },
+    });
+  }
   Object.defineProperty(mc, INSTALLED, { value: true });
 })();

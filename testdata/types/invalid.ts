@@ -19,3 +19,9 @@ registerResource({ name: "x", get: () => 1 });
 
 // @ts-expect-error subscribe returns its teardown
 registerResource({ uri: "state://x", name: "x", get: () => 1, subscribe: (onChange: () => void) => 1 });
+
+// @ts-expect-error options.signal is an AbortSignal
+registerResource({ uri: "state://x", name: "x", get: () => 1 }, { signal: 42 });
+
+// @ts-expect-error data-boot's values only
+globalThis.__MODELCONTEXT_BOOT__ = "soon";

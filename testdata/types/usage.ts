@@ -47,7 +47,18 @@ async function agent(): Promise<void> {
   console.log(n, subscribable, templates.length);
 }
 
+// A registration tied to an AbortSignal, as registerTool's are.
+const controller = new AbortController();
+document.modelContext.registerResource({ uri: "state://draft", name: "draft", get: () => "" }, { signal: controller.signal });
+controller.abort();
+
+// Event handler attributes, as the platform's ontoolchange.
+document.modelContext.onresourceupdated = (e) => console.log(e.detail.uri, e.detail.value);
+document.modelContext.onresourcelistchanged = (e) => console.log(e.detail.resources.length);
+document.modelContext.onresourceupdated = null;
+
 globalThis.__MODELCONTEXT_DEBUG__ = true;
+globalThis.__MODELCONTEXT_BOOT__ = "idle";
 void agent();
 unregister();
 
