@@ -25,7 +25,7 @@ async function boot() {
     throw new Error(`modelcontext: could not fetch ${where}: ${describe(e)} (a wrong URL, the network, or a Content-Security-Policy connect-src that does not allow it)`);
   }
   if (!response.ok) {
-    throw new Error(`modelcontext: could not fetch ${where}: HTTP ${response.status} ${response.statusText}; put modelcontext.wasm at that URL (beside the script), or set data-wasm on the script tag`);
+    throw new Error(`modelcontext: could not fetch ${where}: HTTP ${response.status} ${response.statusText}; ${wasmFix}`);
   }
   go = new Go();
   go.importObject.modelcontext = imports();
@@ -64,7 +64,7 @@ async function instantiate(response, where) {
   try {
     if (type === "application/wasm") return (await WebAssembly.instantiateStreaming(response, go.importObject)).instance;
     if (type === "text/html") {
-      throw new Error(`modelcontext: ${where} is missing: the server answered with an HTML page, as many servers do for a file they do not have; put modelcontext.wasm at that URL (beside the script), or set data-wasm on the script tag`);
+      throw new Error(`modelcontext: ${where} is missing: the server answered with an HTML page, as many servers do for a file they do not have; ${wasmFix}`);
     }
     const bytes = new Uint8Array(await response.arrayBuffer());
     if (!WASM_MAGIC.every((b, i) => bytes[i] === b)) {

@@ -38,12 +38,19 @@ function debugOn() {
 let wasmURL = "";
 /** @type {string} where the script was, when the .wasm cannot be found beside it */
 let scriptURL = "";
+// wasmFix is the advice of an error about a .wasm that is not at wasmURL:
+// it names what chose the URL.
+let wasmFix = "put modelcontext.wasm at that URL (beside the script), or set data-wasm on the script tag";
 try {
   const attr = script && script.getAttribute("data-wasm");
   const set = /** @type {any} */ (globalThis).__MODELCONTEXT_WASM_URL__;
-  if (attr) wasmURL = new URL(attr, document.baseURI).href;
-  else if (typeof set === "string" && set !== "") wasmURL = new URL(set, document.baseURI).href;
-  else if (moduleWasmURL) wasmURL = moduleWasmURL;
+  if (attr) {
+    wasmFix = `put modelcontext.wasm at that URL, or correct data-wasm=${JSON.stringify(attr)} on the script tag`;
+    wasmURL = new URL(attr, document.baseURI).href;
+  } else if (typeof set === "string" && set !== "") {
+    wasmFix = `put modelcontext.wasm at that URL, or correct globalThis.__MODELCONTEXT_WASM_URL__ (${JSON.stringify(set)})`;
+    wasmURL = new URL(set, document.baseURI).href;
+  } else if (moduleWasmURL) wasmURL = moduleWasmURL;
   else {
     scriptURL = (script && script.src) || scriptURLFromStack() || document.baseURI;
     wasmURL = new URL("modelcontext.wasm", scriptURL).href;

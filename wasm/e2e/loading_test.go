@@ -234,8 +234,8 @@ func TestLoadFailures(t *testing.T) {
 		name, path, query string
 		mention           []string
 	}{
-		{"wasm not found", "", "wasm=/missing/nope.wasm", []string{"/missing/nope.wasm", "HTTP 404", "data-wasm"}},
-		{"HTML where the wasm should be", "", "wasm=/html-fallback/modelcontext.wasm", []string{"/html-fallback/modelcontext.wasm", "is missing", "HTML"}},
+		{"wasm not found", "", "wasm=/missing/nope.wasm", []string{"/missing/nope.wasm", "HTTP 404", `correct data-wasm="/missing/nope.wasm" on the script tag`}},
+		{"HTML where the wasm should be", "", "wasm=/html-fallback/modelcontext.wasm", []string{"/html-fallback/modelcontext.wasm", "is missing", "HTML", `correct data-wasm="/html-fallback/modelcontext.wasm"`}},
 		{"bytes that are not WebAssembly", "", "wasm=/octet/modelcontext.wasm", []string{"/octet/modelcontext.wasm", "is not a WebAssembly module", "application/octet-stream"}},
 		{"CSP without wasm-unsafe-eval", "/csp-strict.html", "", []string{"wasm-unsafe-eval"}},
 	}
