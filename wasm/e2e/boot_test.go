@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/modelcontext-go/modelcontext/wasm/internal/browsertest"
 )
 
 // Boot: by default (data-boot="lazy") the module fetches no .wasm and starts
@@ -210,4 +212,34 @@ func TestLazyBootDebug(t *testing.T) {
 // consumer): H and mcpTest in scope.
 func mcpRaw(l ...string) string {
 	return "(async () => {\nconst H = window.H, mcpTest = window.mcpTest;\n" + lines(l...) + "\n})()"
+}
+
+// The ES module boots the same way: lazily unless __MODELCONTEXT_BOOT__ says
+// otherwise before it is imported.
+func TestModuleBoot(t *testing.T) {
+	wasmOnly(t, func(t *testing.T) {
+		t.Run("lazy", func(t *testing.T) {
+			tab := browsertest.NewTab(t)
+			tab.Navigate(browsertest.URL(t, "/module-boot.html"))
+			var got json.RawMessage
+			tab.Eval(`(async () => {
+				await H.quiet();
+				const before = H.wasmRequests();
+				const value = await window.__module.readResource("state://module");
+				return {before, value, fetched: H.wasmRequests().fetched.length};
+			})()`, &got)
+			if d := jsonDiff(got, `{"before": `+noWasmYet+`, "value": {"n": 42}, "fetched": 1}`); d != "" {
+				t.Error(d)
+			}
+		})
+		t.Run("eager", func(t *testing.T) {
+			tab := browsertest.NewTab(t)
+			tab.Navigate(browsertest.URL(t, "/module-boot.html?boot=eager"))
+			var got bool
+			tab.Eval(`H.wasmFetched.then((url) => url.endsWith("/static/modelcontext.wasm"))`, &got)
+			if !got {
+				t.Error("the eager module fetched no .wasm")
+			}
+		})
+	})
 }
