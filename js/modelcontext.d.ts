@@ -41,6 +41,12 @@ export interface ResourceDescriptor<T = unknown> {
    * Without it the resource is pull-only.
    */
   subscribe?(onChange: () => void): () => void;
+  /**
+   * Milliseconds, default 0. Above 0, a burst of onChange calls (typing,
+   * dragging) makes one push: get() is called settle ms after the last call,
+   * and at the latest 4 × settle ms after the first. Reads stay live.
+   */
+  settle?: number;
 }
 
 /**
@@ -154,6 +160,13 @@ export interface ModelContextResourceMembers {
    * @throws Error when registerTool does not exist.
    */
   registerResourceTools(): () => void;
+  /**
+   * Registers the page itself as a resource whose value is
+   * {url: location.href, title: document.title}, pushed on every navigation
+   * (pushState, replaceState, back and forward, hash changes, Navigation API)
+   * and title change. Returns its unregister function.
+   */
+  registerPageResource(options?: { uri?: string; name?: string }): () => void;
   /**
    * Calls get() now and resolves with its value.
    * Rejects with a DOMException named "NotFoundError" for an unknown uri, and
@@ -289,5 +302,7 @@ export declare const subscribeResource: ModelContextResources["subscribeResource
 export declare const serveMCP: ModelContextResources["serveMCP"];
 /** Registers read-only list_resources and read_resource tools with registerTool. */
 export declare const registerResourceTools: ModelContextResources["registerResourceTools"];
+/** Registers the page itself ({url, title}) as a resource, pushed on every navigation. */
+export declare const registerPageResource: ModelContextResources["registerPageResource"];
 /** Resolves once Go has taken over; rejects with an Error that says what to fix. */
 export declare const ready: ModelContextResources["ready"];

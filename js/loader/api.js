@@ -145,7 +145,7 @@ function unregisterNow(r) {
  * @param {Registration} r
  */
 function startSubscription(r) {
-  const onChange = () => push(r);
+  const onChange = r.settle > 0 ? () => settled(r) : () => push(r);
   let t;
   try {
     t = /** @type {Function} */ (r.subscribe).call(r.desc, onChange);
@@ -168,6 +168,10 @@ function startSubscription(r) {
  * @param {Registration} r
  */
 function retire(r) {
+  if (r.timer !== 0) {
+    clearTimeout(r.timer);
+    r.timer = 0;
+  }
   if (r.inGo) {
     r.inGo = false;
     regs.delete(r.id);

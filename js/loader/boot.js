@@ -140,6 +140,7 @@ define("readResource", readResource);
 define("subscribeResource", subscribeResource);
 define("serveMCP", serveMCP);
 define("registerResourceTools", registerResourceTools);
+define("registerPageResource", registerPageResource);
 define("ready", ready);
 define(INSTALLED, true);
 // For tests and leak checks, not for pages: live counts, the raw exports,
@@ -176,6 +177,8 @@ define(Symbol.for("modelcontext.internals"), {
   },
 });
 if (script && script.hasAttribute("data-tools") && typeof mc.registerTool === "function") registerResourceTools();
+if (script && script.hasAttribute("data-declarative")) watchMarkup((script.getAttribute("data-declarative") || "").trim());
+if (script && script.hasAttribute("data-page-resource")) registerPageResource({ uri: script.getAttribute("data-page-resource") || undefined });
 if (script && script.hasAttribute("data-mcp")) awaitMessages(script.getAttribute("data-mcp") || DEFAULT_CHANNEL);
 if (bootMode === "eager") wake('data-boot="eager"');
 else if (bootMode === "idle") whenIdle(() => wake("idle time after the load event"));

@@ -128,6 +128,24 @@ function push(r) {
 }
 
 /**
+ * settled is onChange of r when its settle is above 0: a burst of calls
+ * makes one push, settle ms after the last of them, and at the latest
+ * 4 × settle ms after the first; the push reads get() then.
+ * @param {Registration} r
+ */
+function settled(r) {
+  if (state !== READY || r.pullOnly || !r.current) return;
+  const now = performance.now();
+  if (r.timer === 0) r.burst = now;
+  else clearTimeout(r.timer);
+  const wait = Math.min(r.settle, r.burst + 4 * r.settle - now);
+  r.timer = setTimeout(() => {
+    r.timer = 0;
+    push(r);
+  }, Math.max(0, wait));
+}
+
+/**
  * result computes the comparison key of v, the value of push n of r, and
  * tells Go how it compares with the baseline (the key of the last value
  * dispatched); Go decides what the push does. A new key (or none) becomes

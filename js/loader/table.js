@@ -42,9 +42,15 @@
  * @property {boolean} inGo Go knows it (api.js's tellGo): it is in regs
  * @property {number} pushes onChange calls so far, which number the pushes (host.js)
  * @property {number | undefined} mimeClass how MCP sends its values (mcp.js), once known
+ * @property {any} settle the descriptor's settle, in ms (0 once valid and absent)
+ * @property {any} timer the settle timer of a burst of onChange calls (host.js's settled), or 0
+ * @property {number} burst when that burst's first onChange came (performance.now())
+ * @property {boolean} markup registered from markup (markup.js), which page code replaces
  */
 
 let lastID = 0;
+// markupRegistering: the registerResource call under way is markup.js's.
+let markupRegistering = false;
 /** @type {Map<number, Registration>} the registrations Go knows (api.js's tellGo says which), by ID */
 const regs = new Map();
 /** @type {Map<string, Registration>} the current resources by uri, in list order */
@@ -70,7 +76,7 @@ function snapshot(desc) {
     get: undefined, subscribe: undefined, annotations: undefined, uriTemplate: undefined,
     audience: undefined, priority: undefined, lastModified: undefined, subscribable: undefined,
     id: 0, key: "", template: false, parts: undefined, teardown: null, base: null, pullOnly: false, done: false, current: false, inGo: false, pushes: 0,
-    mimeClass: undefined,
+    mimeClass: undefined, settle: undefined, timer: 0, burst: 0, markup: false,
   };
   if (s.kind !== K_OBJECT) return s;
   s.uri = read(desc, "uri", "uri");
@@ -82,6 +88,7 @@ function snapshot(desc) {
   s.subscribe = read(desc, "subscribe", "subscribe");
   s.annotations = read(desc, "annotations", "annotations");
   s.uriTemplate = read(desc, "uriTemplate", "uriTemplate");
+  s.settle = read(desc, "settle", "settle");
   if (kindOf(s.annotations) === K_OBJECT) {
     const a = s.annotations;
     s.audience = read(a, "audience", "annotations.audience");
@@ -144,6 +151,9 @@ function validate(s) {
   if (s.title !== undefined && typeof s.title !== "string") return bad(key, id, "title", "must be a string, got " + typeName(s.title));
   if (s.description !== undefined && typeof s.description !== "string") return bad(key, id, "description", "must be a string, got " + typeName(s.description));
   if (s.mimeType !== undefined && typeof s.mimeType !== "string") return bad(key, id, "mimeType", "must be a string, got " + typeName(s.mimeType));
+  if (s.settle !== undefined && !(typeof s.settle === "number" && s.settle >= 0 && s.settle < Infinity)) {
+    return bad(key, id, "settle", "must be a number of milliseconds, 0 or more, got " + (typeof s.settle === "number" ? String(s.settle) : typeName(s.settle)));
+  }
   if (s.annotations === undefined) return "";
   if (kindOf(s.annotations) !== K_OBJECT) return bad(key, id, "annotations", "must be an object, got " + typeName(s.annotations));
   if (s.audience !== undefined) {
@@ -216,6 +226,8 @@ function newRegistration(s) {
   if (template) s.parts = /** @type {string[]} */ (splitTemplate(s.key));
   else s.subscribable = s.subscribe !== undefined;
   if (s.mimeType === undefined) s.mimeType = DEFAULT_MIME_TYPE;
+  if (s.settle === undefined) s.settle = 0;
+  s.markup = markupRegistering;
   if (s.annotations !== undefined) {
     s.annotations = { audience: s.audience === undefined ? undefined : s.audience.slice(), priority: s.priority, lastModified: s.lastModified };
   }

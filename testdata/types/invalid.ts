@@ -25,3 +25,6 @@ registerResource({ uri: "state://x", name: "x", get: () => 1 }, { signal: 42 });
 
 // @ts-expect-error data-boot's values only
 globalThis.__MODELCONTEXT_BOOT__ = "soon";
+
+// @ts-expect-error settle is a number of milliseconds
+registerResource({ uri: "state://x", name: "x", get: () => 1, settle: "300" });

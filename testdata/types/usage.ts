@@ -52,6 +52,11 @@ const controller = new AbortController();
 document.modelContext.registerResource({ uri: "state://draft", name: "draft", get: () => "" }, { signal: controller.signal });
 controller.abort();
 
+// A settled draft and the page itself.
+document.modelContext.registerResource({ uri: "form://draft", name: "draft", settle: 300, get: () => "", subscribe: () => () => {} });
+const unregisterPage: () => void = document.modelContext.registerPageResource({ uri: "page://here" });
+unregisterPage();
+
 // Event handler attributes, as the platform's ontoolchange.
 document.modelContext.onresourceupdated = (e) => console.log(e.detail.uri, e.detail.value);
 document.modelContext.onresourcelistchanged = (e) => console.log(e.detail.resources.length);

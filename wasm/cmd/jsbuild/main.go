@@ -56,6 +56,7 @@ var files = []string{
 	"api.js",    // the page API and the queue before ready
 	"mcp.js",    // the MCP server's transport
 	"tools.js",  // the tool fallback
+	"markup.js", // declarative resources and the page resource
 	"boot.js",   // fetch, compile, start; install the members
 }
 
@@ -63,7 +64,7 @@ var files = []string{
 // document.modelContext.
 var exports = []string{
 	"registerResource", "getResources", "getResourceTemplates", "readResource",
-	"subscribeResource", "serveMCP", "registerResourceTools", "ready",
+	"subscribeResource", "serveMCP", "registerResourceTools", "registerPageResource", "ready",
 }
 
 func run(args []string) error {
