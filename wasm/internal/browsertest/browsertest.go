@@ -41,6 +41,15 @@
 // without sandbox or GPU, with a fresh temporary profile, and cannot resolve
 // any host except 127.0.0.1, so tests never reach the network.
 //
+// A test that needs a browser started differently, say with Chromium's own
+// WebMCP turned on, asks for it by [Options]:
+//
+//	webmcp := browsertest.Options{Features: []string{"WebMCP"}}
+//	tab := browsertest.NewTabWith(t, webmcp) // a tab in a second shared browser
+//
+// [SharedBrowserWith] starts one browser per distinct Options, lazily, beside
+// the default one, and [Main] closes them all.
+//
 // # Failures
 //
 // A [Tab] records the page's console messages, uncaught exceptions and browser
@@ -67,6 +76,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sort"
 	"strings"
 	"sync"
 	"testing"
@@ -127,9 +137,41 @@ type Browser struct {
 	userDataDir string
 }
 
+// Options are what a browser is started with beyond the defaults of
+// [NewBrowser]. The zero value adds nothing.
+type Options struct {
+	// Features are Chromium features to turn on, e.g. "WebMCP" (Chromium's
+	// own document.modelContext). They are added to the ones chromedp turns
+	// on by default.
+	Features []string
+	// Flags are more command-line switches, by name without the leading
+	// "--": a string value is passed as --name=value, true as --name.
+	Flags map[string]any
+}
+
+// chromedpFeatures are the features chromedp's DefaultExecAllocatorOptions
+// turn on: a Flag of the same name replaces them, so NewBrowserWith repeats
+// them before the Options' own.
+const chromedpFeatures = "NetworkService,NetworkServiceInProcess"
+
+// key is o in one canonical form: features and flags sorted.
+func (o Options) key() string {
+	features := append([]string(nil), o.Features...)
+	sort.Strings(features)
+	flags := make([]string, 0, len(o.Flags))
+	for name, v := range o.Flags {
+		flags = append(flags, fmt.Sprintf("%s=%v", name, v))
+	}
+	sort.Strings(flags)
+	return strings.Join(features, ",") + " " + strings.Join(flags, " ")
+}
+
 // NewBrowser starts a headless Chromium with a fresh temporary profile.
 // Call Close when done (typically after m.Run in TestMain).
-func NewBrowser() (*Browser, error) {
+func NewBrowser() (*Browser, error) { return NewBrowserWith(Options{}) }
+
+// NewBrowserWith is NewBrowser with the features and flags of o.
+func NewBrowserWith(o Options) (*Browser, error) {
 	exe, err := ChromiumPath()
 	if err != nil {
 		return nil, err
@@ -150,6 +192,12 @@ func NewBrowser() (*Browser, error) {
 		chromedp.Flag("host-resolver-rules", "MAP * ~NOTFOUND , EXCLUDE 127.0.0.1"),
 		chromedp.UserDataDir(dir),
 	)
+	if len(o.Features) > 0 {
+		opts = append(opts, chromedp.Flag("enable-features", chromedpFeatures+","+strings.Join(o.Features, ",")))
+	}
+	for name, v := range o.Flags {
+		opts = append(opts, chromedp.Flag(name, v))
+	}
 	allocCtx, allocCancel := chromedp.NewExecAllocator(context.Background(), opts...)
 	ctx, cancel := chromedp.NewContext(allocCtx)
 	b := &Browser{ctx: ctx, cancel: cancel, allocCancel: allocCancel, userDataDir: dir}
@@ -487,13 +535,22 @@ func NoCache(h http.Handler) http.Handler {
 	})
 }
 
-// The shared browser and server of a test binary, started lazily.
+// The shared browsers and server of a test binary, started lazily.
 var shared struct {
 	mu      sync.Mutex
 	routes  func(*http.ServeMux)
 	browser *Browser
 	err     error
 	server  *Server
+	// with holds the browsers started with Options (SharedBrowserWith), by
+	// Options.key.
+	with map[string]*sharedBrowser
+}
+
+// sharedBrowser is one browser of shared.with, or why it could not start.
+type sharedBrowser struct {
+	browser *Browser
+	err     error
 }
 
 // Main runs the tests of m and then closes the shared browser and server; use
@@ -507,6 +564,11 @@ func Main(m *testing.M, routes func(mux *http.ServeMux)) int {
 	defer shared.mu.Unlock()
 	if shared.browser != nil {
 		shared.browser.Close()
+	}
+	for _, b := range shared.with {
+		if b.browser != nil {
+			b.browser.Close()
+		}
 	}
 	if shared.server != nil {
 		shared.server.Close()
@@ -529,6 +591,33 @@ func SharedBrowser(tb testing.TB) *Browser {
 	return shared.browser
 }
 
+// SharedBrowserWith returns the test binary's browser started with o (see
+// [NewBrowserWith]), starting it on first use: one browser per distinct
+// Options, beside the one SharedBrowser returns, all closed by [Main]. It
+// fails tb if Chromium cannot be started.
+func SharedBrowserWith(tb testing.TB, o Options) *Browser {
+	tb.Helper()
+	k := o.key()
+	if k == (Options{}).key() {
+		return SharedBrowser(tb)
+	}
+	shared.mu.Lock()
+	defer shared.mu.Unlock()
+	b := shared.with[k]
+	if b == nil {
+		b = &sharedBrowser{}
+		b.browser, b.err = NewBrowserWith(o)
+		if shared.with == nil {
+			shared.with = map[string]*sharedBrowser{}
+		}
+		shared.with[k] = b
+	}
+	if b.err != nil {
+		tb.Fatal(b.err)
+	}
+	return b.browser
+}
+
 // SharedServer returns the test binary's server, starting it on first use.
 func SharedServer(tb testing.TB) *Server {
 	tb.Helper()
@@ -544,6 +633,13 @@ func SharedServer(tb testing.TB) *Server {
 func NewTab(tb testing.TB) *Tab {
 	tb.Helper()
 	return SharedBrowser(tb).Tab(tb)
+}
+
+// NewTabWith opens a fresh tab in the shared browser started with o
+// ([SharedBrowserWith]), closed when tb ends.
+func NewTabWith(tb testing.TB, o Options) *Tab {
+	tb.Helper()
+	return SharedBrowserWith(tb, o).Tab(tb)
 }
 
 // URL returns the absolute URL of path on the shared server.

@@ -79,3 +79,26 @@ func TestDevToolsURL(t *testing.T) {
 		t.Errorf("%s/json/version: %s", u, body)
 	}
 }
+
+// TestOptions: a browser started with a feature has it, the default browser
+// does not, and asking again returns the same browser.
+func TestOptions(t *testing.T) {
+	webmcp := Options{Features: []string{"WebMCP"}}
+	if SharedBrowserWith(t, webmcp) != SharedBrowserWith(t, Options{Features: []string{"WebMCP"}}) {
+		t.Error("SharedBrowserWith started a second browser for the same Options")
+	}
+	if SharedBrowserWith(t, Options{}) != SharedBrowser(t) {
+		t.Error("SharedBrowserWith(Options{}) is not SharedBrowser")
+	}
+	for _, c := range []struct {
+		tab  *Tab
+		want string
+	}{{NewTabWith(t, webmcp), "function"}, {NewTab(t), "undefined"}} {
+		c.tab.Navigate(URL(t, "/browsertest-selftest.html"))
+		var got string
+		c.tab.Eval(`typeof ModelContext`, &got)
+		if got != c.want {
+			t.Errorf("typeof ModelContext = %q, want %q", got, c.want)
+		}
+	}
+}
