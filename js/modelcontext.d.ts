@@ -155,8 +155,12 @@ export interface ModelContextResourceMembers {
   serveMCP(options?: ServeMCPOptions): MCPServer;
   /**
    * Registers read-only list_resources and read_resource tools with
-   * document.modelContext.registerTool (WebMCP or a polyfill). Returns a
-   * function that unregisters them.
+   * document.modelContext.registerTool (the browser's own WebMCP or a
+   * polyfill), and returns a function that removes them. Called again while
+   * they are registered, it returns that same function; after removal it
+   * registers them again. On the browser's WebMCP read_resource answers the
+   * value itself ({uri, mimeType, blob} for binary values, {error} on a
+   * failure); on a polyfill, MCP CallToolResults.
    * @throws Error when registerTool does not exist.
    */
   registerResourceTools(): () => void;
