@@ -55,7 +55,8 @@ func openNative(t *testing.T, query string) *page {
 // module adds its members and changes nothing else: the accessor on
 // Document.prototype stays the only way to the object, registerTool and the
 // platform's events keep working, and the module's calls before ready,
-// pushes, reads, events and MCP server work as on its own EventTarget.
+// pushes, reads, events (listeners and on… handler attributes), signals and
+// MCP server work as on its own EventTarget.
 func TestNativeModelContext(t *testing.T) {
 	t.Run("extended, not replaced", func(t *testing.T) {
 		openNative(t, "").expect(`
@@ -64,8 +65,9 @@ const accessor = Object.getOwnPropertyDescriptor(Document.prototype, 'modelConte
 const members = ['registerResource', 'getResources', 'getResourceTemplates', 'readResource', 'subscribeResource',
   'serveMCP', 'registerResourceTools', 'ready'];
 const platform = ['registerTool', 'getTools', 'executeTool', 'ontoolchange'];
-let toolchanges = 0;
+let toolchanges = 0, heard = 0;
 mc.ontoolchange = () => { toolchanges++; };
+mc.addEventListener('toolchange', () => { heard++; });
 const stop = new AbortController();
 const registered = mc.registerTool({name: 'echo', description: 'Echoes x', inputSchema: {type: 'object', properties: {x: {type: 'string'}}},
   execute: async ({x}) => ({echo: x})}, {signal: stop.signal});
@@ -84,13 +86,13 @@ return {
   onThePrototype: members.filter((m) => Object.hasOwn(ModelContext.prototype, m)),
   platformKept: platform.filter((m) => m in mc && !Object.hasOwn(mc, m)),
   registerToolIsTheBrowsers: mc.registerTool === ModelContext.prototype.registerTool,
-  eventsOnTheObject: mc.addEventListener === EventTarget.prototype.addEventListener && !Object.hasOwn(mc, 'addEventListener'),
-  registered: String(await registered), echoed, afterAbort, toolchanges,
+  dispatchedOnTheObject: mc.dispatchEvent === EventTarget.prototype.dispatchEvent && !Object.hasOwn(mc, 'dispatchEvent'),
+  registered: String(await registered), echoed, afterAbort, toolchanges, heard,
 };`, `{"native": true, "tag": "[object ModelContext]", "ownProperty": "none", "accessorIsTheBrowsers": true, "sameObject": true,
   "members": ["registerResource", "getResources", "getResourceTemplates", "readResource", "subscribeResource", "serveMCP", "registerResourceTools", "ready"],
   "onThePrototype": [], "platformKept": ["registerTool", "getTools", "executeTool", "ontoolchange"],
-  "registerToolIsTheBrowsers": true, "eventsOnTheObject": true,
-  "registered": "undefined", "echoed": "{\"echo\":\"hi\"}", "afterAbort": [], "toolchanges": 2}`)
+  "registerToolIsTheBrowsers": true, "dispatchedOnTheObject": true,
+  "registered": "undefined", "echoed": "{\"echo\":\"hi\"}", "afterAbort": [], "toolchanges": 2, "heard": 2}`)
 	})
 
 	t.Run("calls before ready", func(t *testing.T) {
@@ -115,14 +117,23 @@ return {
 const a = H.pushable(mc, {uri: 'state://a'});
 const rec = H.record(mc, 'state://a');
 const lc = H.listChanges(mc);
+const attributes = {updated: [], listChanged: 0};
+mc.onresourceupdated = (e) => { attributes.updated.push(e.detail.value); };
+mc.onresourcelistchanged = () => { attributes.listChanged++; };
 for (const v of ['A', 'A', 'B', 'A', {n: 1}, {n: 1}]) a.push(v);
 const b = mc.registerResource({uri: 'state://b', name: 'b', get: () => 2});
 b();
+const stop = new AbortController();
+mc.registerResource({uri: 'state://c', name: 'c', get: () => 3}, {signal: stop.signal});
+stop.abort();
 await H.settle();
-return {events: rec.events, handler: rec.handler, listChanges: lc.details.map((d) => d.resources.map((r) => r.uri)),
+mc.onresourceupdated = null;
+mc.onresourcelistchanged = null;
+return {events: rec.events, handler: rec.handler, attributes, listChanges: lc.details.map((d) => d.resources.map((r) => r.uri)),
   errors: H.mine('error')};`,
 			`{"events": ["A", "B", "A", {"n": 1}], "handler": ["A", "B", "A", {"n": 1}],
-  "listChanges": [["state://a", "state://b"], ["state://a"]], "errors": []}`)
+  "attributes": {"updated": ["A", "B", "A", {"n": 1}], "listChanged": 4},
+  "listChanges": [["state://a", "state://b"], ["state://a"], ["state://a", "state://c"], ["state://a"]], "errors": []}`)
 	})
 
 	t.Run("reads", func(t *testing.T) {
@@ -276,6 +287,22 @@ const registered = await W.tools(both);
 remove();
 return {removed, registered, unhandled: await W.unhandledSoFar(), errors: H.mine('error')};`,
 			`{"removed": [], "registered": ["list_resources", "read_resource"], "unhandled": [], "errors": []}`)
+	})
+
+	t.Run("registering does not start the module, a call does", func(t *testing.T) {
+		var got json.RawMessage
+		p := openNative(t, "")
+		p.runRaw(`const mc = document.modelContext;
+`+agentJS+`
+mc.registerResource({uri: 'state://cart', name: 'cart', get: () => ({items: [1]})});
+const remove = mc.registerResourceTools();
+const listed = await W.tools(both);
+await H.quiet();
+const before = H.wasmRequests().fetched.length;
+const read = await W.call('read_resource', {uri: 'state://cart'});
+remove();
+return {listed, before, read, after: H.wasmRequests().fetched.length, unhandled: await W.unhandledSoFar()};`, &got)
+		p.compare(got, `{"listed": ["list_resources", "read_resource"], "before": 0, "read": {"items": [1]}, "after": 1, "unhandled": []}`)
 	})
 
 	t.Run("the module failed to load", func(t *testing.T) {
