@@ -305,6 +305,22 @@ return {listed, before, read, after: H.wasmRequests().fetched.length, unhandled:
 		p.compare(got, `{"listed": ["list_resources", "read_resource"], "before": 0, "read": {"items": [1]}, "after": 1, "unhandled": []}`)
 	})
 
+	t.Run("data-tools", func(t *testing.T) {
+		// data-tools on the script tag registers the tools as it loads;
+		// registerResourceTools then returns their remover.
+		var got json.RawMessage
+		p := &page{Tab: nativeTab(t, "/native-tools.html"), impl: "wasm"}
+		p.runRaw(`const mc = document.modelContext;
+`+agentJS+`
+const listed = await W.tools(both);
+await H.quiet();
+const before = H.wasmRequests().fetched.length;
+const read = await W.call('read_resource', {uri: 'state://cart'});
+mc.registerResourceTools()();
+return {listed, before, read, after: await W.tools(neither), unhandled: await W.unhandledSoFar(), errors: H.mine('error')};`, &got)
+		p.compare(got, `{"listed": ["list_resources", "read_resource"], "before": 0, "read": {"items": [1]}, "after": [], "unhandled": [], "errors": []}`)
+	})
+
 	t.Run("the module failed to load", func(t *testing.T) {
 		// The agent learns why from the tools themselves.
 		var got json.RawMessage
