@@ -2,11 +2,13 @@
 // AI assistant through document.modelContext.
 //
 // Plain JavaScript, no build step. The page is an ordinary single-page shop; the
-// only modelcontext-specific code is five registerResource calls (made through
+// only modelcontext-specific code is six registerResource calls (made through
 // share(), below, which keeps the shop working if the module failed to start),
 // each next to the state it exposes and to a comment saying WHY that state
-// earns a resource: four concrete resources that push their changes, and one
-// URI template (state://order/{id}) that reads any order on demand.
+// earns a resource: five concrete resources that push their changes (one of
+// them settled), and one URI template (state://order/{id}) that reads any
+// order on demand. The store notice in index.html is a resource by markup
+// alone (data-declarative on the script tag).
 (function () {
   'use strict';
 
@@ -215,7 +217,6 @@
       city: tidy(f.get('city') || ''),
       country: f.get('country') || '',
       shipping: f.get('shipping') || 'standard',
-      note: tidy(f.get('note') || ''),
     };
     d.missing = REQUIRED.filter((k) => !d[k] || (k === 'email' && !/^\S+@\S+\.\S+$/.test(d[k])));
     return d;
@@ -256,6 +257,24 @@
     description: 'What the visitor has typed into the checkout form so far (normalised), and which required fields are still missing.',
     get: draftSnapshot,
     subscribe: (onChange) => draftChanged.watch(onChange),
+  });
+
+  // WHY a settled resource: the note for the courier is free text, typed a
+  // key at a time. The assistant wants the sentence, not forty drafts of it:
+  // with settle, a burst of keystrokes makes one push, 400 ms after the
+  // visitor pauses (and at least every 1.6 s while they keep typing).
+  const note = form.elements.note;
+  share({
+    uri: 'state://courier-note',
+    name: 'courier-note',
+    title: 'Note for the courier',
+    description: 'The note the visitor is writing for the courier; pushed once they pause typing.',
+    settle: 400,
+    get: () => tidy(note.value),
+    subscribe: (onChange) => {
+      note.addEventListener('input', onChange);
+      return () => note.removeEventListener('input', onChange);
+    },
   });
 
   // ---------------------------------------------------------------------------

@@ -288,6 +288,11 @@ const (
 	pageURI       = "state://page"
 	cartURI       = "state://cart"
 	draftURI      = "state://checkout-draft"
+	noteURI       = "state://courier-note"
+	// noticeURI is a resource by markup alone: the store notice in the
+	// page's HTML (data-declarative on the module's script tag), registered
+	// when the script runs, before the shop's.
+	noticeURI = "state://store-notice"
 	orderTemplate = "state://order/{id}"
 	// deliveryURI is registered by the page's Go app (wasm/cmd/delivery),
 	// not by its JavaScript: it follows the checkout draft and calls
@@ -341,7 +346,7 @@ func TestDemoShop(t *testing.T) {
 	tab.Eval(listenEvents, nil)
 	// The Go app registers its resource once its own .wasm has started,
 	// after the shop's three.
-	v.uris = []string{pageURI, cartURI, draftURI, deliveryURI}
+	v.uris = []string{noticeURI, pageURI, cartURI, draftURI, noteURI, deliveryURI}
 	if s := v.expect("loading the page"); s.Status != "ready" {
 		t.Fatalf("panel status = %q, want ready", s.Status)
 	}
@@ -826,8 +831,8 @@ func TestDemoMCP(t *testing.T) {
 		}
 		return ""
 	})
-	if !slices.Equal(m.MCPURIs, []string{pageURI, cartURI, draftURI, deliveryURI}) {
-		t.Fatalf("MCP resources = %q, want [%s %s %s %s]", m.MCPURIs, pageURI, cartURI, draftURI, deliveryURI)
+	if want := []string{noticeURI, pageURI, cartURI, draftURI, noteURI, deliveryURI}; !slices.Equal(m.MCPURIs, want) {
+		t.Fatalf("MCP resources = %q, want %q", m.MCPURIs, want)
 	}
 	if !strings.Contains(m.StatusText, "protocol 2025-11-25") {
 		t.Errorf("MCP status %q does not name the negotiated protocol 2025-11-25", m.StatusText)
