@@ -285,14 +285,14 @@ func (v *demoVisit) add(uri string, dispatched, suppressed int) {
 }
 
 const (
-	pageURI       = "state://page"
-	cartURI       = "state://cart"
-	draftURI      = "state://checkout-draft"
-	noteURI       = "state://courier-note"
+	pageURI  = "state://page"
+	cartURI  = "state://cart"
+	draftURI = "state://checkout-draft"
+	noteURI  = "state://courier-note"
 	// noticeURI is a resource by markup alone: the store notice in the
 	// page's HTML (data-declarative on the module's script tag), registered
 	// when the script runs, before the shop's.
-	noticeURI = "state://store-notice"
+	noticeURI     = "state://store-notice"
 	orderTemplate = "state://order/{id}"
 	// deliveryURI is registered by the page's Go app (wasm/cmd/delivery),
 	// not by its JavaScript: it follows the checkout draft and calls
