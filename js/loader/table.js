@@ -208,10 +208,16 @@ function splitTemplate(t) {
   }
 }
 
+// An ISO 8601 date: a real calendar date, then optionally a time (hours
+// and minutes, seconds and a fraction optional) and a zone (Z or ±hh:mm).
+const ISO_DATE = /^(\d{4})-(\d\d)-(\d\d)(?:T([01]\d|2[0-3]):[0-5]\d(?::[0-5]\d(?:\.\d+)?)?(?:Z|[+-](?:[01]\d|2[0-3]):?[0-5]\d)?)?$/;
+
 /** @param {string} t */
 function isISODate(t) {
-  const m = /^\d{4}-(\d\d)-(\d\d)(?:[Tt]|$)/.exec(t);
-  return !!m && +m[1] >= 1 && +m[1] <= 12 && +m[2] >= 1 && +m[2] <= 31;
+  const m = ISO_DATE.exec(t);
+  if (!m) return false;
+  const y = +m[1], mo = +m[2], d = +m[3];
+  return mo >= 1 && mo <= 12 && d >= 1 && d <= new Date(Date.UTC(y, mo, 0)).getUTCDate();
 }
 
 /**

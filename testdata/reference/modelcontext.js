@@ -75,7 +75,14 @@
   // entry holds its channel, so a push needs no lookup by uri.
 
   const SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:[\s\S]/;
-  const ISO_DATE = /^\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
+  // A real calendar date, then optionally a time and a zone.
+  const ISO_DATE = /^(\d{4})-(\d\d)-(\d\d)(?:T([01]\d|2[0-3]):[0-5]\d(?::[0-5]\d(?:\.\d+)?)?(?:Z|[+-](?:[01]\d|2[0-3]):?[0-5]\d)?)?$/;
+  function isISODate(t) {
+    const m = ISO_DATE.exec(t);
+    if (!m) return false;
+    const y = +m[1], mo = +m[2], d = +m[3];
+    return mo >= 1 && mo <= 12 && d >= 1 && d <= new Date(Date.UTC(y, mo, 0)).getUTCDate();
+  }
   const PREFIX = 'modelcontext: registerResource: ';
 
   function fail(msg) {
@@ -149,7 +156,7 @@
       }
       const lastModified = a.lastModified;
       if (lastModified !== undefined) {
-        if (typeof lastModified !== 'string' || !ISO_DATE.test(lastModified)) {
+        if (typeof lastModified !== 'string' || !isISODate(lastModified)) {
           fail('"annotations.lastModified" must be an ISO 8601 date string' + at);
         }
         annotations.lastModified = lastModified;

@@ -100,6 +100,9 @@ var validationCases = []struct {
 	{"lastModified Date", `{uri: U, name: 'n', get: G, annotations: {lastModified: new Date(0)}}`, `"annotations.lastModified" must be an ISO 8601 date string@`},
 	{"lastModified short", `{uri: U, name: 'n', get: G, annotations: {lastModified: '2025-1-5'}}`, `"annotations.lastModified" must be an ISO 8601 date string@`},
 	{"lastModified other order", `{uri: U, name: 'n', get: G, annotations: {lastModified: '15/01/2025'}}`, `"annotations.lastModified" must be an ISO 8601 date string@`},
+	{"lastModified garbage after T", `{uri: U, name: 'n', get: G, annotations: {lastModified: '2025-01-15Tgarbage'}}`, `"annotations.lastModified" must be an ISO 8601 date string@`},
+	{"lastModified not a calendar date", `{uri: U, name: 'n', get: G, annotations: {lastModified: '2025-02-30'}}`, `"annotations.lastModified" must be an ISO 8601 date string@`},
+	{"lastModified hour 24", `{uri: U, name: 'n', get: G, annotations: {lastModified: '2025-01-15T24:00Z'}}`, `"annotations.lastModified" must be an ISO 8601 date string@`},
 
 	// Precedence: the first failure in the documented order wins.
 	{"uri before name", `{uri: 5, name: 5}`, `"uri" must be a string, got number`},
@@ -182,6 +185,7 @@ func TestRegisterResourceAccepts(t *testing.T) {
 		{"lastModified date", `{uri: 'state://d', name: 'n', get: G, annotations: {lastModified: '2025-01-15'}}`},
 		{"lastModified UTC", `{uri: 'state://dt', name: 'n', get: G, annotations: {lastModified: '2025-01-15T10:20:30Z'}}`},
 		{"lastModified offset", `{uri: 'state://do', name: 'n', get: G, annotations: {lastModified: '2025-01-15T10:20:30.123+02:00'}}`},
+		{"lastModified leap day", `{uri: 'state://dl', name: 'n', get: G, annotations: {lastModified: '2024-02-29T23:59'}}`},
 		{"unknown fields ignored", `{uri: 'state://x', name: 'n', get: G, color: 'red', uriTemplate: undefined, annotations: {audience: ['user'], other: 1}}`},
 		{"async get", `{uri: 'state://async', name: 'n', get: async () => 1}`},
 		{"class instance descriptor", `new (class { constructor() { this.uri = 'state://cls'; this.name = 'n'; this.get = G; } })()`},
