@@ -55,17 +55,6 @@ function put(v, depth) {
 }
 
 /**
- * encodeValues writes values as fields into Go's buffer and returns their
- * length.
- * @param {any[]} values
- */
-function encodeValues(values) {
-  pos = 0;
-  for (let i = 0; i < values.length; i++) put(values[i], 0);
-  return flush();
-}
-
-/**
  * @typedef {object} ExtractNode a step of the paths of an extraction table,
  * compiled once: the fields that take the value reached here, and the steps
  * below it
