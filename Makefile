@@ -139,7 +139,7 @@ lint:
 FUZZ_TARGETS := wasm/registry:FuzzDecodeRegistration wasm/registry:FuzzTemplateMatch wasm/mcp:FuzzHandle
 
 test-host:
-	$(GO) test -race -count=1 ./wasm/registry/... ./wasm/mcp/... ./wasm/seam/... ./wasm/cmd/jsbuild/...
+	$(GO) test -race -count=1 ./wasm/registry/... ./wasm/mcp/... ./wasm/seam/... ./wasm/cmd/jsbuild/... ./wasm/internal/stats/...
 	@mkdir -p $(CACHE); for t in $(FUZZ_TARGETS); do \
 		echo "fuzz $${t#*:} ($(FUZZTIME))"; \
 		$(GO) test -run '^$$' -fuzz "^$${t#*:}$$" -fuzztime $(FUZZTIME) ./$${t%%:*} 2>&1 | tee $(CACHE)/fuzz.log; \
@@ -163,8 +163,12 @@ $(BRIDGE_GOROOT)/lib/wasm/wasm_exec.js: $(WASM_EXEC) wasm/bridge/testdata/testho
 test-wasm: test-deps $(BRIDGE_GOROOT)/lib/wasm/wasm_exec.js
 	PATH="$(BIN):$$PATH" GOOS=js GOARCH=wasm $(GO) test -count=1 -exec="env GOROOT=$(BRIDGE_GOROOT) $(BIN)/go_js_wasm_exec" ./wasm/bridge/...
 
+# The commands' tests but those another target runs (jsbuild in test-host,
+# pack in test-package, relay in test-relay), so that each runs once.
+BROWSER_CMDS = $(shell $(GO) list ./wasm/cmd/... | grep -v -e /cmd/jsbuild -e /cmd/pack -e /cmd/relay)
+
 test-browser: build demo-app test-deps mcpclient
-	CHROMIUM="$(BIN)/chromium" $(GO) test -count=1 -timeout 30m ./wasm/e2e/... ./wasm/cmd/...
+	CHROMIUM="$(BIN)/chromium" $(GO) test -count=1 -timeout 30m ./wasm/e2e/... ./wasm/internal/browsertest/... $(BROWSER_CMDS)
 
 # test-goapi: the Go API for Go WebAssembly apps (wasm/modelcontext). Its pure
 # core and its docs test (a fresh module built from its README, loaded beside
