@@ -1,4 +1,4 @@
-// Model-based test of SPEC §3–§4 (wasm/e2e/model_test.go).
+// Model-based test of wasm/CONTRACT.md §3–§4 (wasm/e2e/model_test.go).
 //
 // Three parts, all in this file:
 //
@@ -39,7 +39,8 @@
   // ---- Values -------------------------------------------------------------
 
   // Value specs: what a registration's state holds. Equal specs have equal
-  // comparison keys; cycle and bigint have none (SPEC §3.1.4: fail open).
+  // comparison keys; cycle and bigint have none (wasm/CONTRACT.md §3.1.4: fail
+  // open).
   const VALUES = ['A', 'B', 'C', 'mapA', 'mapB', 'u8A', 'u8B', 'cycle', 'bigint'];
   const COMMON = ['A', 'B', 'A', 'B', 'C'];
 

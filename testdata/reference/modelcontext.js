@@ -1,5 +1,5 @@
 // Reference implementation of the document.modelContext resources contract
-// (SPEC.md §2–§5) in plain JavaScript.
+// (wasm/CONTRACT.md §2–§5) in plain JavaScript.
 //
 // It is the side-by-side benchmark for the Go/WebAssembly module and the
 // oracle the browser contract tests are validated against. It differs from

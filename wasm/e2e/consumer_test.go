@@ -2,7 +2,8 @@ package e2e
 
 import "testing"
 
-// SPEC §4: getResources, readResource, subscribeResource and the two events.
+// wasm/CONTRACT.md §4: getResources, readResource, subscribeResource and the
+// two events.
 
 const notFoundJS = `{"name": "NotFoundError", "message": "modelcontext: no resource is registered for uri \"state://missing\"",
 	"typeError": false, "domException": true, "error": true}`

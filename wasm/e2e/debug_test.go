@@ -5,8 +5,8 @@ import (
 	"testing"
 )
 
-// SPEC §5: debug mode, on via data-debug or globalThis.__MODELCONTEXT_DEBUG__
-// === true (read at log time), off otherwise.
+// wasm/CONTRACT.md §5: debug mode, on via data-debug or
+// globalThis.__MODELCONTEXT_DEBUG__ === true (read at log time), off otherwise.
 
 // debugActions performs one action per entry and returns, per action, the
 // first argument of every console.debug call it caused.

@@ -13,16 +13,15 @@ import (
 	"github.com/modelcontext-go/modelcontext/wasm/internal/browsertest"
 )
 
-// SPEC §7: no input from page code can stop the Go runtime. Hostile input
-// that robustness_test.go does not cover: every member with wrong types,
-// symbols and BigInts, throwing accessors and Proxies that throw on every
-// trap (as descriptor, annotations, get, subscribe, handler and value),
-// 10 MB strings, getters that never settle, a subscribe that calls onChange
-// 10,000 times, a get that re-enters onChange without end, and the raw wasm
-// exports called with out-of-range arguments. Each page ends with
-// roundTrip: the runtime has not exited and a register / read / push /
-// subscribe round trip works. Module only: the reference has no runtime to
-// lose.
+// wasm/CONTRACT.md §7: no input from page code can stop the Go runtime. Hostile
+// input that robustness_test.go does not cover: every member with wrong types,
+// symbols and BigInts, throwing accessors and Proxies that throw on every trap
+// (as descriptor, annotations, get, subscribe, handler and value), 10 MB
+// strings, getters that never settle, a subscribe that calls onChange 10,000
+// times, a get that re-enters onChange without end, and the raw wasm exports
+// called with out-of-range arguments. Each page ends with roundTrip: the
+// runtime has not exited and a register / read / push / subscribe round trip
+// works. Module only: the reference has no runtime to lose.
 
 // faultPrelude gives scenarios I (the loader's test-only internals), the
 // checks below and roundTrip().
@@ -303,9 +302,10 @@ return out;
 			if len(got.OnChangeThrew) > 0 {
 				t.Errorf("onChange threw: %q", got.OnChangeThrew)
 			}
-			// Values without a comparison key fail open (dispatched, SPEC
-			// §3.1.4); values that cannot even be awaited may instead be
-			// reported like a throwing get. Each push has exactly one outcome.
+			// Values without a comparison key fail open (dispatched,
+			// wasm/CONTRACT.md §3.1.4); values that cannot even be awaited may
+			// instead be reported like a throwing get. Each push has exactly
+			// one outcome.
 			either := "dispatched or reported"
 			for label, want := range map[string]string{
 				"throwing getter": "dispatched", "throwing toJSON": "dispatched",
@@ -513,14 +513,14 @@ return out;
 	})
 }
 
-// TestFaultCSP adds to TestLoadFailures and TestCSPWithWasmUnsafeEval (SPEC
-// §2): the error a strict policy gives says where to add what, and a page
-// with 'wasm-unsafe-eval' in script-src causes no CSP violation at all (no
-// eval, inline script or blocked fetch hidden behind a working page). That
-// no violation came is proven with a sentinel: the page then violates the
-// policy itself (a script from another origin), and violation events are
-// dispatched in order, so one of the module's would have come before the
-// page's own.
+// TestFaultCSP adds to TestLoadFailures and TestCSPWithWasmUnsafeEval
+// (wasm/CONTRACT.md §2): the error a strict policy gives says where to add
+// what, and a page with 'wasm-unsafe-eval' in script-src causes no CSP
+// violation at all (no eval, inline script or blocked fetch hidden behind a
+// working page). That no violation came is proven with a sentinel: the page
+// then violates the policy itself (a script from another origin), and violation
+// events are dispatched in order, so one of the module's would have come before
+// the page's own.
 func TestFaultCSP(t *testing.T) {
 	wasmOnly(t, func(t *testing.T) {
 		// cspPage opens path with a securitypolicyviolation recorder that

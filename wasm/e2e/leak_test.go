@@ -6,11 +6,11 @@ import (
 	"time"
 )
 
-// SPEC §7: every js.Func (here: every loader table entry and value handle)
-// the module creates is released when its registration, subscription or
-// push ends; 100,000 register/unregister cycles and 1,000,000 pushes leave
-// the live counts at their starting level, and WebAssembly memory stops
-// growing. The counts come from the loader's test-only internals
+// wasm/CONTRACT.md §7: every js.Func (here: every loader table entry and value
+// handle) the module creates is released when its registration, subscription or
+// push ends; 100,000 register/unregister cycles and 1,000,000 pushes leave the
+// live counts at their starting level, and WebAssembly memory stops growing.
+// The counts come from the loader's test-only internals
 // (document.modelContext[Symbol.for("modelcontext.internals")].stats()).
 
 // leakStats is internals.stats().

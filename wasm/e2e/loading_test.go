@@ -10,8 +10,8 @@ import (
 	"github.com/modelcontext-go/modelcontext/wasm/internal/browsertest"
 )
 
-// SPEC §2: loading, ready, the queue before ready, augmenting an existing
-// document.modelContext, loading twice, data-wasm, load failures, CSP.
+// wasm/CONTRACT.md §2: loading, ready, the queue before ready, augmenting an
+// existing document.modelContext, loading twice, data-wasm, load failures, CSP.
 
 // wasmOnly runs f as the subtest "wasm": behaviour only a module that boots
 // asynchronously has.

@@ -14,14 +14,15 @@ import (
 	"github.com/modelcontext-go/modelcontext/wasm/internal/browsertest"
 )
 
-// The MCP tests drive the module's MCP server (SPEC §6) with a stock client:
-// the TypeScript SDK's Client over @mcp-b/transports' TabClientTransport, at
-// the versions pinned in testdata/mcpclient/package-lock.json and bundled by
-// `make mcpclient` into testdata/out/mcpclient.js (served at /out/). The
-// pages are testdata/pages/mcp*.html; testdata/pages/mcp-helpers.js gives
-// scenarios M (helpers) and F (a fixture that registers resources on the
-// page's server). Scenarios also have T (window.mcpTest, the client bundle,
-// see testdata/mcpclient/src/mcpclient.js) and H (harness.js).
+// The MCP tests drive the module's MCP server (wasm/CONTRACT.md §6) with a
+// stock client: the TypeScript SDK's Client over @mcp-b/transports'
+// TabClientTransport, at the versions pinned in
+// testdata/mcpclient/package-lock.json and bundled by `make mcpclient` into
+// testdata/out/mcpclient.js (served at /out/). The pages are
+// testdata/pages/mcp*.html; testdata/pages/mcp-helpers.js gives scenarios M
+// (helpers) and F (a fixture that registers resources on the page's server).
+// Scenarios also have T (window.mcpTest, the client bundle, see
+// testdata/mcpclient/src/mcpclient.js) and H (harness.js).
 //
 // The module has an MCP server only in its wasm build (the JavaScript
 // reference in testdata/reference/ has none), so these tests run against

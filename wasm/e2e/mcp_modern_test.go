@@ -9,7 +9,7 @@ import (
 	"testing"
 )
 
-// SPEC §6, revision 2026-07-28, chosen per request by
+// wasm/CONTRACT.md §6, revision 2026-07-28, chosen per request by
 // _meta["io.modelcontextprotocol/protocolVersion"]: no handshake,
 // server/discover, subscriptions/listen, resultType, ttlMs / cacheScope,
 // serverInfo in result _meta. The pinned SDK (1.32.2, latest protocol

@@ -62,11 +62,11 @@ func TestMCPReferenceServers(t *testing.T) {
 }
 
 // TestMCPCoexistWithMCPB: a page that loads MCP-B's @mcp-b/global first
-// (serving its tools on channel "mcp-b"), then the module. The module adds
-// its members to MCP-B's document.modelContext (SPEC §2), which keeps its
-// registerTool and its MCP server; the module's own server takes
-// mcp-default. Both registerResource cannot live under one name: the
-// module's shadows MCP-B's, which stays reachable through its prototype.
+// (serving its tools on channel "mcp-b"), then the module. The module adds its
+// members to MCP-B's document.modelContext (wasm/CONTRACT.md §2), which keeps
+// its registerTool and its MCP server; the module's own server takes
+// mcp-default. Both registerResource cannot live under one name: the module's
+// shadows MCP-B's, which stays reachable through its prototype.
 func TestMCPCoexistWithMCPB(t *testing.T) {
 	t.Run("MCP-B keeps working", func(t *testing.T) {
 		p := openMCP(t, "/mcp-coexist.html", "mcpb-global.js")

@@ -8,8 +8,8 @@ import (
 	"testing"
 )
 
-// SPEC §6: the MCP server over window.postMessage, revision 2025-11-25,
-// driven by the stock client (see mcp_harness_test.go). The page is
+// wasm/CONTRACT.md §6: the MCP server over window.postMessage, revision
+// 2025-11-25, driven by the stock client (see mcp_harness_test.go). The page is
 // testdata/pages/mcp.html: the module's script tag with data-mcp.
 
 // mcpScenarios run against the module and, where sdk/mcpb are set, against
@@ -260,8 +260,9 @@ return {
 			"listCursorNumber": -32602, "subscribeNoUri": -32602, "unsubscribeUriNull": -32602, "stillServes": {"result": {}}}`,
 	},
 	{
-		// A, A, B: the second A is suppressed by de-duplication (SPEC §3.1),
-		// so 2 notifications; the first push after subscribe dispatches.
+		// A, A, B: the second A is suppressed by de-duplication
+		// (wasm/CONTRACT.md §3.1), so 2 notifications; the first push after
+		// subscribe dispatches.
 		name: "subscribe: updated only for dispatched pushes; unsubscribe stops them",
 		js: `const live = F.resource({uri: 'test://live', name: 'live', value: 'A0'});
 const other = F.resource({uri: 'test://other', name: 'other', value: 0});

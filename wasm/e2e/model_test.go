@@ -11,18 +11,18 @@ import (
 	"time"
 )
 
-// Model-based test of SPEC §3–§4. testdata/pages/model.js holds a small
-// executable model of the contract, a driver that performs the same
+// Model-based test of wasm/CONTRACT.md §3–§4. testdata/pages/model.js holds a
+// small executable model of the contract, a driver that performs the same
 // operations on the real document.modelContext, and a seeded generator of
 // operation sequences (register a new uri or replace one, unregister, stale
 // unregister, onChange with a new, equal or keyless value, sync / async /
-// throwing getters with async results settled out of order, reads of known
-// and unknown uris, subscribeResource / unsubscribe, throwing and re-entrant
-// handlers, invalid descriptors). After every operation the trace the page
-// saw (get calls, subscribe calls, teardowns, resourceupdated events,
-// handler calls, resourcelistchanged events, read outcomes, console errors
-// and warnings, in order, with the identity of every value) and the
-// getResources() snapshot must equal the model's prediction.
+// throwing getters with async results settled out of order, reads of known and
+// unknown uris, subscribeResource / unsubscribe, throwing and re-entrant
+// handlers, invalid descriptors). After every operation the trace the page saw
+// (get calls, subscribe calls, teardowns, resourceupdated events, handler
+// calls, resourcelistchanged events, read outcomes, console errors and
+// warnings, in order, with the identity of every value) and the getResources()
+// snapshot must equal the model's prediction.
 //
 // It runs against the module and, as a check of the model itself, against
 // the reference. Environment:

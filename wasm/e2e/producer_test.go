@@ -2,7 +2,7 @@ package e2e
 
 import "testing"
 
-// SPEC §3: registration, subscribe, replacement and unregister.
+// wasm/CONTRACT.md §3: registration, subscribe, replacement and unregister.
 
 func TestRegisterResource(t *testing.T) {
 	runScenarios(t, []scenario{

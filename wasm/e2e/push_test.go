@@ -6,8 +6,8 @@ import (
 	"testing"
 )
 
-// SPEC §3.1: pushes, de-duplication, fail-open, failing and asynchronous
-// getters, re-entrancy.
+// wasm/CONTRACT.md §3.1: pushes, de-duplication, fail-open, failing and
+// asynchronous getters, re-entrancy.
 
 // TestDeduplication pushes a sequence of values and checks which of them were
 // dispatched, counted both through resourceupdated and through a
@@ -544,8 +544,9 @@ func TestReentrancy(t *testing.T) {
 	})
 }
 
-// SPEC §7 "nothing is lost": many changed pushes all arrive, in order, at
-// every consumer; many register/unregister cycles leave nothing behind.
+// wasm/CONTRACT.md §7, no change goes missing: many changed pushes all arrive,
+// in order, at every consumer; many register/unregister cycles leave nothing
+// behind.
 func TestVolume(t *testing.T) {
 	runScenarios(t, []scenario{
 		{

@@ -2,8 +2,8 @@ package e2e
 
 import "testing"
 
-// SPEC §7: no input from page code stops the module. Each hostile call may
-// throw (or reject), but afterwards the module still works.
+// wasm/CONTRACT.md §7: no input from page code stops the module. Each hostile
+// call may throw (or reject), but afterwards the module still works.
 func TestHostileInputs(t *testing.T) {
 	runScenarios(t, []scenario{{
 		name: "hostile calls leave the module working",

@@ -7,9 +7,10 @@ import (
 	"testing"
 )
 
-// SPEC §3 (invalid descriptor → TypeError naming field and uri; nothing
-// registered; an existing registration untouched) with the exact messages of
-// messages.md, including their order of precedence.
+// wasm/CONTRACT.md §3 (invalid descriptor → TypeError naming field and uri;
+// nothing registered; an existing registration untouched) with the exact
+// messages of the README's Errors table, including their order of
+// precedence.
 
 const regPrefix = "modelcontext: registerResource: "
 

@@ -397,7 +397,8 @@ func TestDemoShop(t *testing.T) {
 	v.expect("deleting the trailing space")
 
 	// A character typed and deleted is A→B→A: both edits are real changes
-	// relative to the last dispatched draft, so both are dispatched (§3.1).
+	// relative to the last dispatched draft, so both are dispatched
+	// (wasm/CONTRACT.md §3.1).
 	v.run("type a digit", chromedp.SendKeys(`#f-postcode`, "9", chromedp.ByQuery))
 	v.run("delete it", chromedp.SendKeys(`#f-postcode`, kb.Backspace, chromedp.ByQuery))
 	v.add(draftURI, 2, 0)
