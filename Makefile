@@ -10,7 +10,7 @@ ADDR     ?= 127.0.0.1:8080
 FUZZTIME ?= 200000x
 GO_SOURCES := $(shell find wasm -name '*.go' -not -name '*_test.go' -not -path 'wasm/cmd/*' -not -path 'wasm/modelcontext/*' -not -path 'wasm/e2e/*') wasm/cmd/modelcontext/main.go go.mod
 
-.PHONY: build demo test test-deps test-host test-wasm test-browser test-goapi demo-app lint types check-loader fuzz size bench clean mcpclient edge edge-build test-edge bench-visit
+.PHONY: build build-test demo test test-deps test-host test-wasm test-browser test-goapi demo-app lint types check-loader fuzz size bench clean mcpclient edge edge-build test-edge bench-visit
 
 build: dist/modelcontext.wasm dist/modelcontext.js dist/modelcontext.mjs
 
@@ -50,6 +50,18 @@ dist/modelcontext.wasm: $(GO_SOURCES)
 # (from the Go that built the .wasm) folded in, one file each.
 dist/modelcontext.js dist/modelcontext.mjs &: $(wildcard js/loader/*.js) $(WASM_EXEC) $(wildcard wasm/cmd/jsbuild/*.go) $(GO_SOURCES)
 	$(GO) run ./wasm/cmd/jsbuild -o dist -wasm-exec $(WASM_EXEC)
+
+# build-test: the test build, the same two scripts with js/testhooks/
+# appended (document.modelContext[Symbol.for("modelcontext.internals")]: the
+# live counts, raw exports and broken host functions the fault, leak and
+# session tests use), in .cache/testdist/, never in dist/. The browser tests
+# serve it at /teststatic/, beside dist/'s .wasm (wasm/internal/browsertest).
+TESTDIST := $(CACHE)/testdist
+
+build-test: build $(TESTDIST)/modelcontext.js $(TESTDIST)/modelcontext.mjs
+
+$(TESTDIST)/modelcontext.js $(TESTDIST)/modelcontext.mjs &: $(wildcard js/loader/*.js) $(wildcard js/testhooks/*.js) $(WASM_EXEC) $(wildcard wasm/cmd/jsbuild/*.go) $(GO_SOURCES)
+	$(GO) run ./wasm/cmd/jsbuild -test -o $(TESTDIST) -wasm-exec $(WASM_EXEC)
 
 demo: build demo-app mcpclient
 	$(GO) run ./wasm/cmd/serve -addr $(ADDR) -demo demo -dist dist -vendor testdata/out
@@ -115,11 +127,12 @@ types: testdata/types/node_modules/.package-lock.json
 		echo "$$tsc -p $$c"; node node_modules/$$tsc/bin/tsc -p $$c || exit 1; done; done
 
 # The loader's source files (// @ts-check) type-checked with the same tsc,
-# against the seam constants that jsbuild generates from Go.
+# against the seam constants that jsbuild generates from Go; the test build's
+# hooks with them, as they share their scope.
 check-loader: testdata/types/node_modules/.package-lock.json
 	$(GO) run ./wasm/cmd/jsbuild -seam $(CACHE)/seam.js
 	cd testdata/types && ./node_modules/.bin/tsc --noEmit --strict --allowJs --checkJs --target es2022 --lib dom,es2024 \
-		--skipLibCheck ../../js/loader/*.js ../../js/loader/env.d.ts $(CACHE)/seam.js
+		--skipLibCheck ../../js/loader/*.js ../../js/testhooks/*.js ../../js/loader/env.d.ts $(CACHE)/seam.js
 
 testdata/types/node_modules/.package-lock.json: testdata/types/package-lock.json
 	cd testdata/types && npm ci --ignore-scripts --no-audit --no-fund
@@ -167,18 +180,20 @@ test-wasm: test-deps $(BRIDGE_GOROOT)/lib/wasm/wasm_exec.js
 # pack in test-package, relay in test-relay), so that each runs once.
 BROWSER_CMDS = $(shell $(GO) list ./wasm/cmd/... | grep -v -e /cmd/jsbuild -e /cmd/pack -e /cmd/relay)
 
-test-browser: build demo-app test-deps mcpclient
+test-browser: build build-test demo-app test-deps mcpclient
 	CHROMIUM="$(BIN)/chromium" $(GO) test -count=1 -timeout 30m ./wasm/e2e/... ./wasm/internal/browsertest/... $(BROWSER_CMDS)
 
 # test-goapi: the Go API for Go WebAssembly apps (wasm/modelcontext). Its pure
 # core and its docs test (a fresh module built from its README, loaded beside
 # the module in Chromium) on the host with -race; then its browser tests,
 # compiled to WebAssembly and run by wasmbrowsertest, against the built module,
-# which they embed from the package's testdata/dist (git-ignored copies).
+# which they embed from the package's testdata/dist (git-ignored copies): the
+# test build's script (its hooks give the tests the module's live counts) and
+# dist/'s .wasm.
 GOAPI := wasm/modelcontext
 
-test-goapi: build test-deps
-	cp dist/modelcontext.js dist/modelcontext.wasm $(GOAPI)/testdata/dist/
+test-goapi: build build-test test-deps
+	cp $(TESTDIST)/modelcontext.js dist/modelcontext.wasm $(GOAPI)/testdata/dist/
 	CHROMIUM="$(BIN)/chromium" $(GO) test -race -count=1 ./$(GOAPI)/...
 	PATH="$(BIN):$$PATH" GOOS=js GOARCH=wasm $(GO) test -count=1 -exec="$(BIN)/go_js_wasm_exec" ./$(GOAPI)/...
 
@@ -198,7 +213,7 @@ $(RELAY_TOOLS): testdata/relay/package-lock.json
 	cd testdata/relay && npm ci --no-audit --no-fund
 	@touch $@
 
-test-relay: build test-deps relay-tools
+test-relay: build build-test test-deps relay-tools
 	CHROMIUM="$(BIN)/chromium" $(GO) test -race -count=1 ./wasm/relay/... ./wasm/cmd/relay/...
 
 fuzz:

@@ -17,9 +17,15 @@
 // globalThis, so the loader adds, replaces and deletes no global.
 //
 //	go run ./wasm/cmd/jsbuild -o dist
-//	go run ./wasm/cmd/jsbuild -seam .cache/seam.js   # the constants alone, for tsc
+//	go run ./wasm/cmd/jsbuild -o .cache/testdist -test   # the test build
+//	go run ./wasm/cmd/jsbuild -seam .cache/seam.js       # the constants alone, for tsc
 //
-// `make build` runs it.
+// `make build` runs the first. The test build (-test, `make build-test`) is
+// the same loader with the files of js/testhooks/ appended: the hooks the
+// browser tests read counts from and break things with
+// (document.modelContext[Symbol.for("modelcontext.internals")]). It is
+// never written into a folder named dist: the files a page loads have no
+// hooks, which this command's tests check.
 package main
 
 import (
@@ -60,6 +66,12 @@ var files = []string{
 	"boot.js",   // fetch, compile, start; install the members
 }
 
+// testFiles are the test build's additions in js/testhooks, joined after
+// the loader's files (in the same function scope), in this order.
+var testFiles = []string{
+	"hooks.js", // document.modelContext[Symbol.for("modelcontext.internals")]
+}
+
 // exports are the named exports of the ES module: members of
 // document.modelContext.
 var exports = []string{
@@ -72,6 +84,8 @@ func run(args []string) error {
 	out := fl.String("o", "", "write modelcontext.js and modelcontext.mjs into this `folder`")
 	seamFile := fl.String("seam", "", "write the seam constants alone into this `file` (for type-checking the loader)")
 	src := fl.String("loader", "js/loader", "the `folder` of the loader's source files")
+	test := fl.Bool("test", false, "write the test build: the loader with the test hooks appended (never into dist)")
+	hooks := fl.String("testhooks", "js/testhooks", "the `folder` of the test build's hooks")
 	glue := fl.String("wasm-exec", filepath.Join(runtime.GOROOT(), "lib", "wasm", "wasm_exec.js"), "Go's `wasm_exec.js`")
 	if err := fl.Parse(args); err != nil {
 		return err
@@ -84,9 +98,25 @@ func run(args []string) error {
 	if *out == "" {
 		return nil
 	}
-	body, err := loaderBody(*src)
+	if *test {
+		abs, err := filepath.Abs(*out)
+		if err != nil {
+			return err
+		}
+		if filepath.Base(abs) == "dist" {
+			return fmt.Errorf("-test writes the test build, which must not go into %s: pages load dist/; use -o .cache/testdist", *out)
+		}
+	}
+	body, err := joinFiles(*src, files, "loader")
 	if err != nil {
 		return err
+	}
+	if *test {
+		extra, err := joinFiles(*hooks, testFiles, "test hook")
+		if err != nil {
+			return err
+		}
+		body = append(body, extra...)
 	}
 	wasmExec, err := os.ReadFile(*glue)
 	if err != nil {
@@ -98,26 +128,26 @@ func run(args []string) error {
 	if err := os.MkdirAll(*out, 0o755); err != nil {
 		return err
 	}
-	if err := write(filepath.Join(*out, "modelcontext.js"), assemble(body, wasmExec, false)); err != nil {
+	if err := write(filepath.Join(*out, "modelcontext.js"), assemble(body, wasmExec, false, *test)); err != nil {
 		return err
 	}
-	return write(filepath.Join(*out, "modelcontext.mjs"), assemble(body, wasmExec, true))
+	return write(filepath.Join(*out, "modelcontext.mjs"), assemble(body, wasmExec, true, *test))
 }
 
-// loaderBody joins the source files, checking that every .js file of the
-// folder is listed once.
-func loaderBody(dir string) ([]byte, error) {
+// joinFiles joins the files of list in dir, checking that every .js file
+// of the folder is listed (what names the list in the error).
+func joinFiles(dir string, list []string, what string) ([]byte, error) {
 	found, err := filepath.Glob(filepath.Join(dir, "*.js"))
 	if err != nil {
 		return nil, err
 	}
 	for _, f := range found {
-		if !slices.Contains(files, filepath.Base(f)) {
-			return nil, fmt.Errorf("%s is not in jsbuild's list of loader files", f)
+		if !slices.Contains(list, filepath.Base(f)) {
+			return nil, fmt.Errorf("%s is not in jsbuild's list of %s files", f, what)
 		}
 	}
 	var b bytes.Buffer
-	for _, name := range files {
+	for _, name := range list {
 		src, err := os.ReadFile(filepath.Join(dir, name))
 		if err != nil {
 			return nil, err
@@ -150,9 +180,13 @@ func stripComments(src []byte) []byte {
 	return b.Bytes()
 }
 
-// assemble wraps the loader as the classic script or as the ES module.
-func assemble(body, wasmExec []byte, module bool) []byte {
+// assemble wraps the loader as the classic script or as the ES module; test
+// marks the test build as such in its first line.
+func assemble(body, wasmExec []byte, module, test bool) []byte {
 	var b bytes.Buffer
+	if test {
+		b.WriteString("// The TEST BUILD of modelcontext (jsbuild -test), with test hooks: not for pages.\n")
+	}
 	fmt.Fprintf(&b, `// modelcontext %s: live resources on document.modelContext, backed by Go/WebAssembly.
 // https://github.com/modelcontext-go/modelcontext (MIT). It includes Go's
 // wasm_exec.js (Copyright 2018 The Go Authors, BSD-style licence) and finds

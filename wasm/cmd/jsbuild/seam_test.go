@@ -23,6 +23,7 @@ import (
 const (
 	bridgeDir = "../../bridge"
 	loaderDir = "../../../js/loader"
+	hooksDir  = "../../../js/testhooks"
 )
 
 // goFunc is a function of the bridge with its directive's name.
@@ -82,7 +83,12 @@ func bridgeFuncs(t *testing.T, directive string) map[string]goFunc {
 
 func loaderSource(t *testing.T, name string) string {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join(loaderDir, name))
+	return source(t, loaderDir, name)
+}
+
+func source(t *testing.T, dir, name string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(dir, name))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -135,13 +141,22 @@ func TestHostFunctionsMatchTheImports(t *testing.T) {
 }
 
 // TestExportCallsMatchTheExports: every export the loader calls exists, with
-// as many arguments as it takes, and every export is called.
+// as many arguments as it takes, and every export is called, by the loader
+// or (mc_stats) by the test build's hooks.
 func TestExportCallsMatchTheExports(t *testing.T) {
 	exports := bridgeFuncs(t, "//go:wasmexport")
 	call := regexp.MustCompile(`\bex\.(mc_\w+)\(`)
 	used := map[string]bool{}
+	var all [][2]string
 	for _, name := range files {
-		src := loaderSource(t, name)
+		all = append(all, [2]string{loaderDir, name})
+	}
+	for _, name := range testFiles {
+		all = append(all, [2]string{hooksDir, name})
+	}
+	for _, f := range all {
+		name := f[1]
+		src := source(t, f[0], name)
 		for _, loc := range call.FindAllStringSubmatchIndex(src, -1) {
 			fn := src[loc[2]:loc[3]]
 			used[fn] = true
@@ -201,18 +216,21 @@ func TestTheLoaderDeclaresNoSeamConstant(t *testing.T) {
 	}
 }
 
-// TestEveryLoaderFileIsBuilt: the list of files is the folder.
+// TestEveryLoaderFileIsBuilt: the list of files is the folder, for the
+// loader and for the test hooks.
 func TestEveryLoaderFileIsBuilt(t *testing.T) {
-	found, _ := filepath.Glob(filepath.Join(loaderDir, "*.js"))
-	var names []string
-	for _, f := range found {
-		names = append(names, filepath.Base(f))
-	}
-	slices.Sort(names)
-	want := slices.Clone(files)
-	slices.Sort(want)
-	if !slices.Equal(names, want) {
-		t.Errorf("js/loader holds %v, jsbuild joins %v", names, want)
+	for dir, list := range map[string][]string{loaderDir: files, hooksDir: testFiles} {
+		found, _ := filepath.Glob(filepath.Join(dir, "*.js"))
+		var names []string
+		for _, f := range found {
+			names = append(names, filepath.Base(f))
+		}
+		slices.Sort(names)
+		want := slices.Clone(list)
+		slices.Sort(want)
+		if !slices.Equal(names, want) {
+			t.Errorf("%s holds %v, jsbuild joins %v", dir, names, want)
+		}
 	}
 }
 

@@ -27,12 +27,24 @@
 //
 // # The server
 //
-//	/static/     <repo>/dist/                (make build output)
-//	/reference/  <repo>/testdata/reference/  (the JavaScript reference implementation)
-//	/            <repo>/testdata/pages/      (test pages)
+//	/static/      <repo>/dist/                (make build output)
+//	/teststatic/  the test build: modelcontext.js and .mjs from
+//	              <repo>/.cache/testdist/ (make build-test), the rest
+//	              (the .wasm) from <repo>/dist/
+//	/reference/   <repo>/testdata/reference/  (the JavaScript reference implementation)
+//	/             <repo>/testdata/pages/      (test pages)
 //
 // Every response carries Cache-Control: no-store; .wasm is served as
 // application/wasm and .js as text/javascript.
+//
+// Pages load the real build, dist/, at /static/. The test build is the same
+// loader with js/testhooks/ appended, which gives a page
+// document.modelContext[Symbol.for("modelcontext.internals")] (live counts,
+// the raw exports, a way to break a host function); only the tests that need
+// those hooks load it, by adding [TestBuildQuery] to a page's query: an HTML
+// page of testdata/pages then has each "/static/modelcontext." in its text
+// served as "/teststatic/modelcontext." (testdata/pages/load.js, which
+// writes its tag from the query, reads the parameter itself).
 //
 // # The browser
 //
@@ -67,6 +79,7 @@
 package browsertest
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -75,7 +88,9 @@ import (
 	"net/http/httptest"
 	"os"
 	"os/exec"
+	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -89,6 +104,18 @@ import (
 
 // DefaultTimeout bounds each Navigate and Eval of a Tab unless Tab.Timeout is set.
 const DefaultTimeout = 20 * time.Second
+
+// TestBuildDir is where make build-test writes the test build, relative to
+// the repository root; the server serves it at /teststatic/.
+const TestBuildDir = ".cache/testdist"
+
+// TestBuildQuery, in a page's query, makes the page load the test build
+// (see the package doc).
+const TestBuildQuery = "build=test"
+
+// testBuildFiles are the files of the test build; /teststatic/ serves every
+// other name from dist/.
+var testBuildFiles = []string{"modelcontext.js", "modelcontext.mjs"}
 
 // RepoRoot returns the directory holding go.mod, found by walking up from the
 // working directory. It panics if there is none.
@@ -502,14 +529,54 @@ func NewServer(routes func(mux *http.ServeMux)) *Server {
 	root := RepoRoot()
 	mux := http.NewServeMux()
 	mux.Handle("/static/", http.StripPrefix("/static/", http.FileServer(http.Dir(filepath.Join(root, "dist")))))
+	mux.Handle("/teststatic/", http.StripPrefix("/teststatic/", testStatic(root)))
 	mux.Handle("/reference/", http.StripPrefix("/reference/", http.FileServer(http.Dir(filepath.Join(root, "testdata", "reference")))))
-	mux.Handle("/", http.FileServer(http.Dir(filepath.Join(root, "testdata", "pages"))))
+	mux.Handle("/", pages(filepath.Join(root, "testdata", "pages")))
 	if routes != nil {
 		routes(mux)
 	}
 	s := &Server{Root: root, mux: mux}
 	s.Server = httptest.NewServer(NoCache(mux))
 	return s
+}
+
+// testStatic serves the test build's files from TestBuildDir and every
+// other file from dist/, so that the test build runs the .wasm pages get.
+func testStatic(root string) http.Handler {
+	dist := http.FileServer(http.Dir(filepath.Join(root, "dist")))
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		name := strings.TrimPrefix(r.URL.Path, "/")
+		if !slices.Contains(testBuildFiles, name) {
+			dist.ServeHTTP(w, r)
+			return
+		}
+		file := filepath.Join(root, filepath.FromSlash(TestBuildDir), name)
+		if _, err := os.Stat(file); err != nil {
+			http.Error(w, "browsertest: "+TestBuildDir+"/"+name+" is missing: run make build-test", http.StatusNotFound)
+			return
+		}
+		http.ServeFile(w, r, file)
+	})
+}
+
+// pages serves the test pages in dir; with TestBuildQuery in its query, an
+// HTML page is served with its module URLs pointing at the test build.
+func pages(dir string) http.Handler {
+	files := http.FileServer(http.Dir(dir))
+	key, value, _ := strings.Cut(TestBuildQuery, "=")
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Query().Get(key) != value || !strings.HasSuffix(r.URL.Path, ".html") {
+			files.ServeHTTP(w, r)
+			return
+		}
+		b, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(path.Clean("/"+r.URL.Path))))
+		if err != nil {
+			http.NotFound(w, r)
+			return
+		}
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.Write(bytes.ReplaceAll(b, []byte("/static/modelcontext."), []byte("/teststatic/modelcontext.")))
+	})
 }
 
 // Handle adds a route; the pattern follows http.ServeMux (and, like it,

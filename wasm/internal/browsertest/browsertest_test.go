@@ -102,3 +102,44 @@ func TestOptions(t *testing.T) {
 		}
 	}
 }
+
+// get fetches path from the shared server and returns its status and body.
+func get(t *testing.T, path string) (int, string) {
+	t.Helper()
+	resp, err := http.Get(SharedServer(t).URL(path))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resp.StatusCode, string(b)
+}
+
+// TestTestBuild: /teststatic/ serves the test build (or says how to make
+// it), and TestBuildQuery points a page's module URLs at it; without it the
+// page is the file as written, loading dist/.
+func TestTestBuild(t *testing.T) {
+	code, body := get(t, "/teststatic/modelcontext.js")
+	if _, err := os.Stat(RepoRoot() + "/" + TestBuildDir + "/modelcontext.js"); err == nil {
+		if code != http.StatusOK || !strings.Contains(body, "modelcontext.internals") {
+			t.Errorf("/teststatic/modelcontext.js: %d, hooks %v; want the test build", code, strings.Contains(body, "modelcontext.internals"))
+		}
+	} else if code != http.StatusNotFound || !strings.Contains(body, "make build-test") {
+		t.Errorf("/teststatic/modelcontext.js without a test build: %d %q; want 404 saying to run make build-test", code, body)
+	}
+	if code, _ := get(t, "/teststatic/nope.wasm"); code != http.StatusNotFound {
+		t.Errorf("/teststatic/nope.wasm: %d, want 404 (from dist/)", code)
+	}
+
+	_, plain := get(t, "/mcp.html")
+	_, test := get(t, "/mcp.html?"+TestBuildQuery)
+	if !strings.Contains(plain, `src="/static/modelcontext.js"`) || strings.Contains(plain, "/teststatic/") {
+		t.Errorf("/mcp.html does not load /static/modelcontext.js as written:\n%s", plain)
+	}
+	if !strings.Contains(test, `src="/teststatic/modelcontext.js"`) || strings.Contains(test, "/static/modelcontext.") {
+		t.Errorf("/mcp.html?%s does not load the test build:\n%s", TestBuildQuery, test)
+	}
+}

@@ -1,0 +1,85 @@
+// @ts-check
+// hooks.js: what the test build adds to the loader, for tests and leak
+// checks, never for pages. `jsbuild -test` appends it after the loader's own
+// files, in their function scope, and writes that build apart from dist/
+// (`make build-test`: .cache/testdist/); dist/ never holds it, and
+// wasm/cmd/jsbuild's tests check that.
+//
+// document.modelContext[Symbol.for("modelcontext.internals")] then has:
+//
+//   stats()        live counts: Go's registrations, subscriptions and MCP
+//                  sessions; the loader's registrations, handlers, held
+//                  values and MCP servers; the Go runtime's calls into
+//                  syscall/js (goJSCalls, see below); the size of Go's memory
+//   exports        the module's raw exports
+//   goExited       whether the Go runtime has exited
+//   breakHost(f)   makes the next call of host function f throw, as a bug
+//                  in the loader would
+
+// The Go runtime's table of JavaScript references changes only through the
+// "syscall/js.*" functions of its import object (each one that hands Go a
+// value, and finalizeRef, which frees one). The module imports no syscall/js,
+// so a test can hold it to "no new references" by counting those calls, at
+// the level of the import object the loader instantiates the module with
+// (go.importObject), without reading wasm_exec.js's private fields. Go's
+// constructor assigns this.importObject; an accessor on Go.prototype wraps
+// each syscall/js function as it is assigned. goJSImports counts the
+// functions wrapped, so that a test can tell "no calls" from "nothing to
+// count" (a wasm_exec.js that names its imports otherwise).
+let goJSCalls = 0;
+let goJSImports = 0;
+{
+  const own = new WeakMap();
+  Object.defineProperty(Go.prototype, "importObject", {
+    configurable: true,
+    get() {
+      return own.get(this);
+    },
+    set(/** @type {any} */ o) {
+      const gojs = o && o.gojs;
+      if (gojs) {
+        for (const name of Object.keys(gojs)) {
+          if (!name.startsWith("syscall/js.")) continue;
+          const f = gojs[name];
+          gojs[name] = (/** @type {number} */ sp) => {
+            goJSCalls++;
+            return f(sp);
+          };
+          goJSImports++;
+        }
+      }
+      own.set(this, o);
+    },
+  });
+}
+
+define(Symbol.for("modelcontext.internals"), {
+  stats() {
+    return {
+      registrations: ex ? ex.mc_stats(0) : 0,
+      subscriptions: ex ? ex.mc_stats(1) : 0,
+      loaderRegistrations: regs.size,
+      loaderHandlers: handlers.size,
+      heldValues: vals.length - 1 - freeVals.length,
+      mcpServers: mcpServers.size,
+      mcpSessions: ex ? ex.mc_stats(2) : 0,
+      goJSCalls,
+      goJSImports,
+      wasmMemoryBytes: ex ? ex.mem.buffer.byteLength : 0,
+    };
+  },
+  get exports() {
+    return ex;
+  },
+  get goExited() {
+    return !!(go && go.exited);
+  },
+  breakHost(/** @type {string} */ name) {
+    const h = /** @type {Record<string, Function>} */ (/** @type {unknown} */ (host));
+    const f = h[name];
+    h[name] = () => {
+      h[name] = f;
+      throw new Error("broken by the test");
+    };
+  },
+});
