@@ -3,6 +3,8 @@
 // Content-Security-Policy):
 //
 //   impl=ref|wasm       the reference (/reference/) or the module (/static/)
+//   build=test          with impl=wasm, the module's test build (/teststatic/,
+//                       make build-test), for the tests that use its hooks
 //   debug=1             data-debug on the tag
 //   boot=MODE           data-boot="MODE" on the tag (lazy, eager, idle)
 //   mcp=1               data-mcp on the tag
@@ -16,7 +18,8 @@
   'use strict';
   const q = new URLSearchParams(location.search);
   const impl = q.get('impl') || 'ref';
-  const src = impl === 'wasm' ? '/static/modelcontext.js' : '/reference/modelcontext.js';
+  const src = impl !== 'wasm' ? '/reference/modelcontext.js'
+    : q.get('build') === 'test' ? '/teststatic/modelcontext.js' : '/static/modelcontext.js';
   window.__implSrc = src;
   window.__impl = impl;
 

@@ -6,8 +6,8 @@ import "testing"
 // first push or consumer subscription, when it replaces one Go knows, or
 // while an MCP server runs (templates at once). A page cannot see the
 // difference; these tests walk every way in and check that nothing is lost
-// on the way, with Go's count of registrations (internals' stats) as the
-// witness of when Go was told.
+// on the way, with Go's count of registrations (the test build's
+// internals.stats()) as the witness of when Go was told.
 
 // TestGoIsToldOfAResourceWhenItNeedsIt: through the page API.
 func TestGoIsToldOfAResourceWhenItNeedsIt(t *testing.T) {
@@ -88,7 +88,7 @@ return {counts, events: [...events], handled: [...handled], lists: cycleLists, r
 // subscribed to like the ones registered while the server runs; after the
 // server stops, so are the ones registered meanwhile when a new one starts.
 func TestAnMCPServerSeesResourcesRegisteredBeforeIt(t *testing.T) {
-	p := openMCP(t, "/mcp-serve.html")
+	p := openMCP(t, "/mcp-serve.html?"+testBuild)
 	p.expect(mcpRequireServe+`
 const mc = document.modelContext;
 const I = mc[Symbol.for('modelcontext.internals')];

@@ -7,6 +7,13 @@
 // `make build` into dist/). While dist/ is missing the wasm subtests fail;
 // `go test ./wasm/e2e/ -run '/ref'` runs the reference only.
 //
+// The tests that need to see inside the module (its live counts, its raw
+// exports, a host function that breaks: the fault, leak, deferred
+// registration and MCP session tests) load the test build instead (make
+// build-test; testBuild below), which is dist/'s loader with js/testhooks/
+// appended, running dist/'s .wasm. Every other test loads dist/ as a page
+// does.
+//
 // Pages live in testdata/pages/: contract.html loads harness.js (console
 // recording and helpers, available to scenarios as H) and load.js (which
 // writes the implementation's script tag, see its header for the query
@@ -90,6 +97,22 @@ func requireImpl(t *testing.T, impl string) {
 	case "ref":
 		if _, err := os.Stat(filepath.Join(root, "testdata", "reference", "modelcontext.js")); err != nil {
 			t.Fatalf("testdata/reference/modelcontext.js missing: %v", err)
+		}
+	}
+}
+
+// testBuild, in a page's query, loads the module's test build (see
+// browsertest.TestBuildQuery), which gives the page
+// document.modelContext[Symbol.for("modelcontext.internals")].
+const testBuild = browsertest.TestBuildQuery
+
+// requireTestBuild fails t when the test build is missing.
+func requireTestBuild(t *testing.T) {
+	t.Helper()
+	requireImpl(t, "wasm")
+	for _, f := range []string{"modelcontext.js", "modelcontext.mjs"} {
+		if _, err := os.Stat(filepath.Join(browsertest.RepoRoot(), filepath.FromSlash(browsertest.TestBuildDir), f)); err != nil {
+			t.Fatalf("%s/%s missing: run make build-test", browsertest.TestBuildDir, f)
 		}
 	}
 }

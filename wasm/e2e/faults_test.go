@@ -23,8 +23,8 @@ import (
 // runtime has not exited and a register / read / push / subscribe round trip
 // works. Module only: the reference has no runtime to lose.
 
-// faultPrelude gives scenarios I (the loader's test-only internals), the
-// checks below and roundTrip().
+// faultPrelude gives scenarios I (the test build's hooks), the checks below
+// and roundTrip().
 const faultPrelude = `
 const I = mc[Symbol.for('modelcontext.internals')];
 const ex = I.exports;
@@ -62,11 +62,12 @@ async function roundTripOnce() {
 
 const roundTripWant = `{"exited": false, "handler": [1, 2], "events": [1, 2], "read": 2, "listed": true, "gone": true}`
 
-// faultRun runs body (with faultPrelude) in a fresh module page, then the
-// round trip, and returns what body returned.
+// faultRun runs body (with faultPrelude) in a fresh page of the module's
+// test build, then the round trip, and returns what body returned.
 func faultRun(t *testing.T, body string, out any) {
 	t.Helper()
-	p := open(t, "wasm", "", "")
+	requireTestBuild(t)
+	p := open(t, "wasm", "", testBuild)
 	p.Timeout = 60 * time.Second
 	var got struct {
 		Result    json.RawMessage

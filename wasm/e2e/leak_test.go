@@ -10,8 +10,11 @@ import (
 // handle) the module creates is released when its registration, subscription or
 // push ends; 100,000 register/unregister cycles and 1,000,000 pushes leave the
 // live counts at their starting level, and WebAssembly memory stops growing.
-// The counts come from the loader's test-only internals
-// (document.modelContext[Symbol.for("modelcontext.internals")].stats()).
+// The counts come from the test build's hooks
+// (document.modelContext[Symbol.for("modelcontext.internals")].stats(),
+// js/testhooks/hooks.js). The runtime's live JavaScript references are held
+// to their start by its calls into syscall/js, the only way they change:
+// there must be none during the cycles and pushes.
 
 // leakStats is internals.stats().
 type leakStats struct {
@@ -21,12 +24,13 @@ type leakStats struct {
 	LoaderHandlers      int
 	HeldValues          int
 	MCPServers          int
-	GoValueRefs         int
+	GoJSCalls           int
+	GoJSImports         int
 	WasmMemoryBytes     int
 }
 
 func (s leakStats) counts() [7]int {
-	return [7]int{s.Registrations, s.Subscriptions, s.LoaderRegistrations, s.LoaderHandlers, s.HeldValues, s.MCPServers, s.GoValueRefs}
+	return [7]int{s.Registrations, s.Subscriptions, s.LoaderRegistrations, s.LoaderHandlers, s.HeldValues, s.MCPServers, s.GoJSCalls}
 }
 
 // leakSetup defines window.__leak in the page: batches that run inside page
@@ -86,10 +90,14 @@ func TestLeaks(t *testing.T) {
 			pushChunk   = 250_000
 			evalTimeout = 60 * time.Second
 		)
-		p := open(t, "wasm", "", "")
+		requireTestBuild(t)
+		p := open(t, "wasm", "", testBuild)
 		p.Timeout = evalTimeout
 		var start leakStats
 		p.run(leakSetup+"return window.__leak.stats();", &start)
+		if start.GoJSImports == 0 {
+			t.Fatal("the test hooks wrapped no syscall/js import of the Go runtime: goJSCalls would count nothing (has wasm_exec.js changed?)")
+		}
 
 		// batch runs the cycles and then the pushes, in chunks, and returns
 		// the stats afterwards; the times are measured in the page.
@@ -120,7 +128,7 @@ func TestLeaks(t *testing.T) {
 })()`, mustJSON(map[string]int{
 				"registrations": start.Registrations, "subscriptions": start.Subscriptions,
 				"loaderRegistrations": start.LoaderRegistrations, "loaderHandlers": start.LoaderHandlers,
-				"heldValues": start.HeldValues, "mcpServers": start.MCPServers, "goValueRefs": start.GoValueRefs,
+				"heldValues": start.HeldValues, "mcpServers": start.MCPServers, "goJSCalls": start.GoJSCalls,
 			})), nil)
 			p.Eval("window.__leak.stats()", &r.stats)
 			t.Logf("batch %d: %d register/unregister cycles in %.1f s (%.1f µs each), %d pushes in %.1f s (%.2f µs each)",
@@ -149,7 +157,7 @@ func TestLeaks(t *testing.T) {
 			{"loaderHandlers", start.LoaderHandlers, b1.stats.LoaderHandlers, b2.stats.LoaderHandlers},
 			{"heldValues", start.HeldValues, b1.stats.HeldValues, b2.stats.HeldValues},
 			{"mcpServers", start.MCPServers, b1.stats.MCPServers, b2.stats.MCPServers},
-			{"goValueRefs", start.GoValueRefs, b1.stats.GoValueRefs, b2.stats.GoValueRefs},
+			{"goJSCalls", start.GoJSCalls, b1.stats.GoJSCalls, b2.stats.GoJSCalls},
 		} {
 			t.Logf("  %-20s %d → %d → %d", row.name, row.a, row.b1, row.b2)
 		}

@@ -70,7 +70,9 @@ const F = await M.fixture();
 // "wasm") dist/ must exist.
 func openMCP(t *testing.T, path string, bundles ...string) *mcpPage {
 	t.Helper()
-	if !strings.HasPrefix(path, "/mcp-ref") && !strings.HasPrefix(path, "/mcp-mcpb") {
+	if strings.Contains(path, testBuild) {
+		requireTestBuild(t)
+	} else if !strings.HasPrefix(path, "/mcp-ref") && !strings.HasPrefix(path, "/mcp-mcpb") {
 		requireImpl(t, "wasm")
 	}
 	requireMCPBundles(t, bundles...)

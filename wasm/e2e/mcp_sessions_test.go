@@ -7,14 +7,15 @@ import "testing"
 // session of its own, so that several clients (the relay's, wasm/relay)
 // share one tab. The page is testdata/pages/mcp-sessions.html.
 
-// mcpSessionCount reads the module's count of sub-channel sessions.
+// mcpSessionCount reads the module's count of sub-channel sessions, from the
+// test build's hooks: the pages that use it load the test build.
 const mcpSessionCount = `const sessions = () => document.modelContext[Symbol.for('modelcontext.internals')].stats().mcpSessions;
 `
 
 // TestMCPSessions: stock clients on two sub-channels and on the channel
 // itself each get their own handshake and their own subscriptions.
 func TestMCPSessions(t *testing.T) {
-	p := openMCP(t, "/mcp-sessions.html")
+	p := openMCP(t, "/mcp-sessions.html?"+testBuild)
 	p.expect(mcpSessionCount+`
 const x = F.resource({uri: 'test://x', name: 'x', value: 0});
 const y = F.resource({uri: 'test://y', name: 'y', value: 0});
@@ -56,7 +57,7 @@ return {
 // session (answered by "mcp-server-stopped", which closes a stock client),
 // and stop() ends every session.
 func TestMCPSessionClose(t *testing.T) {
-	p := openMCP(t, "/mcp-sessions.html")
+	p := openMCP(t, "/mcp-sessions.html?"+testBuild)
 	p.expect(mcpSessionCount+`
 const x = F.resource({uri: 'test://x', name: 'x', value: 0});
 const a = await T.connect({channel: 'mcp-default/a'});
@@ -90,7 +91,7 @@ return {
 		`{"aClosed": true, "afterClose": 1, "reopened": ["test://x"], "beforeStop": 2, "postedOnAAfterClose": 0, "errors": []}`)
 
 	t.Run("stop", func(t *testing.T) {
-		p := openMCP(t, "/mcp-serve.html")
+		p := openMCP(t, "/mcp-serve.html?"+testBuild)
 		p.expect(mcpSessionCount+`
 const server = document.modelContext.serveMCP({channel: 's', sessions: true});
 const w = T.wire({channel: '*'});
@@ -109,7 +110,7 @@ return {before, after: sessions(), stoppedOn};`,
 // channel's own answer is the sentinel); the options are checked; the
 // bound on sessions answers with an error.
 func TestMCPSessionsOptIn(t *testing.T) {
-	p := openMCP(t, "/mcp.html")
+	p := openMCP(t, "/mcp.html?"+testBuild)
 	p.expect(mcpSessionCount+`
 const w = T.wire({channel: '*'});
 w.post('mcp-check-ready', {channel: 'mcp-default/a'});
@@ -145,7 +146,7 @@ return out;`,
 	})
 
 	t.Run("maxSessions", func(t *testing.T) {
-		p := openMCP(t, "/mcp-serve.html")
+		p := openMCP(t, "/mcp-serve.html?"+testBuild)
 		p.expect(mcpSessionCount+`
 const server = document.modelContext.serveMCP({channel: 'lim', sessions: true, maxSessions: 1});
 const a = await T.connect({channel: 'lim/a'});
