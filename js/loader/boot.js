@@ -143,39 +143,6 @@ define("registerResourceTools", registerResourceTools);
 define("registerPageResource", registerPageResource);
 define("ready", ready);
 define(INSTALLED, true);
-// For tests and leak checks, not for pages: live counts, the raw exports,
-// and a way to break a host function once.
-define(Symbol.for("modelcontext.internals"), {
-  stats() {
-    return {
-      registrations: ex ? ex.mc_stats(0) : 0,
-      subscriptions: ex ? ex.mc_stats(1) : 0,
-      loaderRegistrations: regs.size,
-      loaderHandlers: handlers.size,
-      heldValues: vals.length - 1 - freeVals.length,
-      mcpServers: mcpServers.size,
-      mcpSessions: ex ? ex.mc_stats(2) : 0,
-      goValueRefs: go && go._values ? go._values.length - go._idPool.length : 0,
-      wasmMemoryBytes: ex ? ex.mem.buffer.byteLength : 0,
-    };
-  },
-  get exports() {
-    return ex;
-  },
-  get goExited() {
-    return !!(go && go.exited);
-  },
-  // breakHost makes the next call of host function name throw, as a bug in
-  // the loader would.
-  breakHost(/** @type {string} */ name) {
-    const h = /** @type {Record<string, Function>} */ (/** @type {unknown} */ (host));
-    const f = h[name];
-    h[name] = () => {
-      h[name] = f;
-      throw new Error("broken by the test");
-    };
-  },
-});
 if (script && script.hasAttribute("data-tools") && typeof mc.registerTool === "function") registerResourceTools();
 if (script && script.hasAttribute("data-declarative")) watchMarkup((script.getAttribute("data-declarative") || "").trim());
 if (script && script.hasAttribute("data-page-resource")) registerPageResource({ uri: script.getAttribute("data-page-resource") || undefined });

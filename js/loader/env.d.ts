@@ -10,7 +10,5 @@ declare const INSTALLED: symbol;
 declare class Go {
   importObject: WebAssembly.Imports & Record<string, any>;
   exited: boolean;
-  _values: any[];
-  _idPool: number[];
   run(instance: WebAssembly.Instance): Promise<void>;
 }
