@@ -1,0 +1,87 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"testing/fstest"
+	"time"
+
+	"github.com/modelcontext-go/modelcontext/wasm/serve"
+)
+
+// Variants are the page's variants, the baseline first: each is
+// testdata/pagecost/<name>.html.
+var Variants = []string{"plain", "lazy", "eager", "mcpb"}
+
+// server serves the pages on 127.0.0.1.
+type server struct {
+	URL string // http://127.0.0.1:PORT, no trailing slash
+	srv *http.Server
+}
+
+func (s *server) Close() { s.srv.Close() }
+
+// handler lays the site out: testdata/pagecost at /, dist/ at /static/ and
+// the MCP-B script at /vendor/mcpb-global.js, each through wasm/serve with
+// its defaults (brotli and gzip copies, ETags, no-cache, its CSP).
+func handler(root, mcpb string) (http.Handler, error) {
+	dist := os.DirFS(filepath.Join(root, "dist"))
+	if _, err := fs.Stat(dist, "modelcontext.js"); err != nil {
+		return nil, fmt.Errorf("dist/modelcontext.js not found: run make build (make bench-page does): %w", err)
+	}
+	js, err := os.ReadFile(mcpb)
+	if err != nil {
+		return nil, fmt.Errorf("MCP-B's script: %w (run make mcpclient, which installs @mcp-b/global, or pass -mcpb)", err)
+	}
+	mux := http.NewServeMux()
+	for _, m := range []struct {
+		prefix string
+		fsys   fs.FS
+	}{
+		{"/static/", dist},
+		{"/vendor/", fstest.MapFS{"mcpb-global.js": {Data: js}}},
+		{"/", os.DirFS(filepath.Join(root, "testdata", "pagecost"))},
+	} {
+		h, err := serve.New(m.fsys, nil)
+		if err != nil {
+			return nil, err
+		}
+		if m.prefix == "/" {
+			mux.Handle("/", h)
+		} else {
+			mux.Handle(m.prefix, http.StripPrefix(m.prefix[:len(m.prefix)-1], h))
+		}
+	}
+	return mux, nil
+}
+
+func startServer(root, mcpb string) (*server, error) {
+	h, err := handler(root, mcpb)
+	if err != nil {
+		return nil, err
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, err
+	}
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	go srv.Serve(ln)
+	return &server{URL: "http://" + ln.Addr().String(), srv: srv}, nil
+}
+
+func writeJSON(name string, v any) error {
+	if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
+		return err
+	}
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(os.Stderr, "pagecost: wrote %s\n", name)
+	return os.WriteFile(name, append(b, '\n'), 0o644)
+}
