@@ -10,7 +10,7 @@ ADDR     ?= 127.0.0.1:8080
 FUZZTIME ?= 200000x
 GO_SOURCES := $(shell find wasm -name '*.go' -not -name '*_test.go' -not -path 'wasm/cmd/*' -not -path 'wasm/modelcontext/*' -not -path 'wasm/e2e/*') wasm/cmd/modelcontext/main.go go.mod
 
-.PHONY: build build-test demo test test-deps test-host test-wasm test-browser test-goapi demo-app lint types check-loader fuzz size bench clean mcpclient edge edge-build test-edge bench-visit
+.PHONY: build build-test demo test test-deps test-host test-wasm test-browser test-goapi demo-app lint types check-loader fuzz size bench clean mcpclient edge edge-build test-edge bench-visit bench-page lighthouse
 
 build: dist/modelcontext.wasm dist/modelcontext.js dist/modelcontext.mjs
 
@@ -70,7 +70,7 @@ demo: build demo-app mcpclient
 # server against MCP-B's through the same stock client, in headless
 # Chromium (results in testdata/out/bench.json), then the pure core's hot paths
 # and Go's side of an MCP read, natively and on WebAssembly (under Node, built
-# as make build builds the core).
+# as make build builds the core); then bench-page.
 bench: build test-deps mcpclient
 	CHROMIUM="$(BIN)/chromium" GO="$(GO)" $(GO) run ./wasm/cmd/bench
 	$(GO) test -run '^$$' -bench . -benchmem ./wasm/registry
@@ -79,6 +79,24 @@ bench: build test-deps mcpclient
 		-exec="$$($(GO) env GOROOT)/lib/wasm/go_js_wasm_exec" ./wasm/registry
 	GOOS=js GOARCH=wasm $(GO) test $(WASM_GCFLAGS) -run '^$$' -bench '^BenchmarkRead$$' -benchmem \
 		-exec="$$($(GO) env GOROOT)/lib/wasm/go_js_wasm_exec" ./wasm/mcp
+	$(MAKE) --no-print-directory bench-page
+
+# bench-page: what the module costs a page, as Lighthouse (mobile preset)
+# sees a small product page without it, with it (default boot and eager) and
+# with MCP-B's @mcp-b/global, and how long the first answer takes on a cold
+# and a repeat visit (results in testdata/out/pagecost.json). lighthouse
+# installs Lighthouse at the version testdata/lighthouse/package-lock.json
+# pins; npm ci runs only when it changed.
+LIGHTHOUSE := testdata/lighthouse/node_modules/.package-lock.json
+
+lighthouse: $(LIGHTHOUSE)
+
+$(LIGHTHOUSE): testdata/lighthouse/package-lock.json
+	cd testdata/lighthouse && npm ci --no-audit --no-fund
+	@touch $@
+
+bench-page: build test-deps mcpclient $(LIGHTHOUSE)
+	CHROMIUM="$(BIN)/chromium" $(GO) run ./wasm/cmd/pagecost
 
 size: build
 	@$(GO) run ./wasm/cmd/size dist/modelcontext.wasm dist/modelcontext.js
