@@ -62,12 +62,13 @@ func lighthouseSection(l *lighthouse, base string, o options) (*LighthouseResult
 	if err := os.MkdirAll(o.lhrDir, 0o755); err != nil {
 		return nil, err
 	}
-	runs := make(map[string][]Report, len(Variants))
+	names := o.variants
+	runs := make(map[string][]Report, len(names))
 	var order [][]string
 	for i := 0; i < o.runs; i++ {
 		var round []string
-		for k := range Variants {
-			v := Variants[(i+k)%len(Variants)] // rotate which variant goes first
+		for k := range names {
+			v := names[(i+k)%len(names)] // rotate which variant goes first
 			round = append(round, v)
 			start := time.Now()
 			data, err := l.run(base+"/"+v+".html", filepath.Join(o.lhrDir, fmt.Sprintf("%s-%d.json", v, i+1)))
@@ -85,7 +86,7 @@ func lighthouseSection(l *lighthouse, base string, o options) (*LighthouseResult
 		}
 		order = append(order, round)
 	}
-	return summarizeLighthouse(runs, order), nil
+	return summarizeLighthouse(runs, order, names), nil
 }
 
 func logf(format string, a ...any) { fmt.Fprintf(os.Stderr, "pagecost: "+format+"\n", a...) }

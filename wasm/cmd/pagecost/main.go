@@ -61,6 +61,12 @@
 // Resource Timing. The network is loopback and the CPU not throttled unless
 // -rtt/-down and -cpu say otherwise.
 //
+// -variants and -answer-variants pick other pages, among them two that
+// are not run by default: idle (data-boot="idle": the module starts in
+// idle time after the load event) and lazy-prefetch (the default boot with
+// <link rel="prefetch"> for the .wasm in the page's head). -contact-delay
+// makes the first call later than the load event.
+//
 // Everything is written as JSON to -out (default testdata/out/pagecost.json),
 // and each Lighthouse report to -lhr-dir.
 package main
@@ -72,6 +78,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/modelcontext-go/modelcontext/wasm/internal/browsertest"
@@ -85,18 +93,21 @@ func main() {
 }
 
 type options struct {
-	runs     int
-	answers  int
-	pause    time.Duration
-	out      string
-	lhrDir   string
-	mcpb     string
-	only     string // "", "lighthouse" or "answer"
-	rtt      time.Duration
-	down     float64 // Mbit/s; 0: no throttling
-	cpu      float64 // CPU slowdown for the first answers; 0 or 1: none
-	root     string
-	chromium string
+	runs           int
+	answers        int
+	pause          time.Duration
+	out            string
+	lhrDir         string
+	mcpb           string
+	only           string // "", "lighthouse" or "answer"
+	variants       []string
+	answerVariants []string
+	delay          time.Duration // before the first consumer call
+	rtt            time.Duration
+	down           float64 // Mbit/s; 0: no throttling
+	cpu            float64 // CPU slowdown for the first answers; 0 or 1: none
+	root           string
+	chromium       string
 }
 
 func parseFlags(args []string) (options, error) {
@@ -115,14 +126,34 @@ func parseFlags(args []string) (options, error) {
 	fl.DurationVar(&o.rtt, "rtt", 0, "first answers: emulated round-trip time (with -down)")
 	fl.Float64Var(&o.down, "down", 0, "first answers: emulated download speed in `Mbit/s` (0: no throttling)")
 	fl.Float64Var(&o.cpu, "cpu", 0, "first answers: CPU slowdown `factor` (Lighthouse's mobile preset uses 4; 0: none)")
+	fl.DurationVar(&o.delay, "contact-delay", 0, "first answers: wait this long after the load event before the first call")
+	variants := fl.String("variants", strings.Join(Variants, ","), "the `pages` Lighthouse runs, the baseline first (also: "+strings.Join(Extras, ", ")+")")
+	answerVariants := fl.String("answer-variants", strings.Join(AnswerVariants, ","), "the `pages` whose first answer is timed")
 	if err := fl.Parse(args); err != nil {
 		return o, err
 	}
-	if fl.NArg() > 0 || o.runs < 1 || o.answers < 0 || o.down < 0 || o.rtt < 0 || o.cpu < 0 ||
-		(o.only != "" && o.only != "lighthouse" && o.only != "answer") {
-		return o, errors.New("usage: pagecost [-runs N] [-answers N] [-pause D] [-only lighthouse|answer] [-rtt D -down Mbit/s] [-cpu F] [-mcpb FILE] [-out FILE] [-lhr-dir DIR]")
+	o.variants, o.answerVariants = splitList(*variants), splitList(*answerVariants)
+	if fl.NArg() > 0 || o.runs < 1 || o.answers < 0 || o.down < 0 || o.rtt < 0 || o.cpu < 0 || o.delay < 0 ||
+		(o.only != "" && o.only != "lighthouse" && o.only != "answer") || len(o.variants) < 1 {
+		return o, errors.New("usage: pagecost [-runs N] [-answers N] [-pause D] [-only lighthouse|answer] [-variants a,b] [-answer-variants a,b] " +
+			"[-rtt D -down Mbit/s] [-cpu F] [-contact-delay D] [-mcpb FILE] [-out FILE] [-lhr-dir DIR]")
+	}
+	for _, v := range append(slices.Clone(o.variants), o.answerVariants...) {
+		if !slices.Contains(Variants, v) && !slices.Contains(Extras, v) {
+			return o, fmt.Errorf("no page %q: the pages are %s", v, strings.Join(append(slices.Clone(Variants), Extras...), ", "))
+		}
 	}
 	return o, nil
+}
+
+func splitList(s string) []string {
+	var l []string
+	for v := range strings.SplitSeq(s, ",") {
+		if v = strings.TrimSpace(v); v != "" {
+			l = append(l, v)
+		}
+	}
+	return l
 }
 
 func run(args []string, stdout io.Writer) error {

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -16,8 +17,9 @@ import (
 var pagesDir = filepath.Join(browsertest.RepoRoot(), "testdata", "pagecost")
 
 // The variants are one page: they differ from the baseline only in the
-// <html> tag (data-agent), the comment that names the variant, and the one
-// script tag of the agent API before the page's own script.
+// <html> tag (data-agent), the comment that names the variant, and their
+// own lines: the agent API's script tag before the page's own script (and
+// for lazy-prefetch, the hint).
 func TestVariantsAlike(t *testing.T) {
 	read := func(name string) []string {
 		b, err := os.ReadFile(filepath.Join(pagesDir, name+".html"))
@@ -26,33 +28,33 @@ func TestVariantsAlike(t *testing.T) {
 		}
 		return strings.Split(string(b), "\n")
 	}
-	base := read(Variants[0])
-	agent := map[string]string{
-		"lazy":  `<script src="/static/modelcontext.js"></script>`,
-		"eager": `<script src="/static/modelcontext.js" data-boot="eager"></script>`,
-		"mcpb":  `<script src="/vendor/mcpb-global.js"></script>`,
-	}
-	for _, name := range Variants[1:] {
-		lines := read(name)
-		var rest []string
+	normalize := func(lines []string, own []string) string {
+		var out []string
 		for _, l := range lines {
 			switch {
-			case l == agent[name]:
-			case strings.HasPrefix(l, "<html "), strings.HasPrefix(l, "<!-- "):
-				rest = append(rest, "(variant)")
+			case slices.Contains(own, l):
+			case strings.HasPrefix(l, "<html"), strings.HasPrefix(l, "<!-- "):
+				out = append(out, "(variant)")
 			default:
-				rest = append(rest, l)
+				out = append(out, l)
 			}
 		}
-		var want []string
-		for _, l := range base {
-			if strings.HasPrefix(l, "<html") || strings.HasPrefix(l, "<!-- ") {
-				l = "(variant)"
-			}
-			want = append(want, l)
-		}
-		if strings.Join(rest, "\n") != strings.Join(want, "\n") || len(lines) != len(base)+1 {
-			t.Errorf("%s.html differs from %s.html in more than its variant lines and %s", name, Variants[0], agent[name])
+		return strings.Join(out, "\n")
+	}
+	module := `<script src="/static/modelcontext.js"></script>`
+	own := map[string][]string{
+		"lazy":          {module},
+		"eager":         {`<script src="/static/modelcontext.js" data-boot="eager"></script>`},
+		"idle":          {`<script src="/static/modelcontext.js" data-boot="idle"></script>`},
+		"lazy-prefetch": {module, `<link rel="prefetch" href="/static/modelcontext.wasm">`},
+		"mcpb":          {`<script src="/vendor/mcpb-global.js"></script>`},
+	}
+	base := read(Variants[0])
+	want := normalize(base, nil)
+	for _, name := range append(slices.Clone(Variants[1:]), Extras...) {
+		lines := read(name)
+		if normalize(lines, own[name]) != want || len(lines) != len(base)+len(own[name]) {
+			t.Errorf("%s.html differs from %s.html in more than its variant lines and %q", name, Variants[0], own[name])
 		}
 	}
 }
@@ -61,7 +63,7 @@ func TestVariantsAlike(t *testing.T) {
 // block it) or loads anything from another origin.
 func TestNoInlineScript(t *testing.T) {
 	script := regexp.MustCompile(`<script[^>]*>`)
-	for _, name := range Variants {
+	for _, name := range append(slices.Clone(Variants), Extras...) {
 		b, err := os.ReadFile(filepath.Join(pagesDir, name+".html"))
 		if err != nil {
 			t.Fatal(err)

@@ -93,7 +93,27 @@ func printLighthouse(w io.Writer, lh *LighthouseResults, runs int) {
 		}
 		fmt.Fprintln(w)
 	}
-	fmt.Fprintf(w, "\ndelta vs plain: median [min–max] of the rounds' differences\n%-20s", "")
+	printDeltas(w, lh)
+	var warned bool
+	for _, v := range lh.Variants {
+		for i, r := range v.Runs {
+			for _, msg := range r.Warnings {
+				if !warned {
+					fmt.Fprintf(w, "\nLighthouse's warnings:\n")
+					warned = true
+				}
+				fmt.Fprintf(w, "  %s, round %d: %s\n", v.Name, i+1, msg)
+			}
+		}
+	}
+}
+
+// printDeltas prints each variant's deltas from the baseline.
+func printDeltas(w io.Writer, lh *LighthouseResults) {
+	if len(lh.Variants) < 2 {
+		return
+	}
+	fmt.Fprintf(w, "\ndelta vs %s: median [min–max] of the rounds' differences\n%-20s", lh.Variants[0].Name, "")
 	for _, v := range lh.Variants {
 		if v.Delta != nil {
 			fmt.Fprintf(w, " %-24s", v.Name)
@@ -109,27 +129,15 @@ func printLighthouse(w io.Writer, lh *LighthouseResults, runs int) {
 		}
 		fmt.Fprintln(w)
 	}
-	var warned bool
-	for _, v := range lh.Variants {
-		for i, r := range v.Runs {
-			for _, msg := range r.Warnings {
-				if !warned {
-					fmt.Fprintf(w, "\nLighthouse's warnings:\n")
-					warned = true
-				}
-				fmt.Fprintf(w, "  %s, round %d: %s\n", v.Name, i+1, msg)
-			}
-		}
-	}
 }
 
 func printAnswers(w io.Writer, ans *AnswerResults) {
 	fmt.Fprintf(w, "\nfirst answer: load event, then await document.modelContext.readResource(%q), timed in the page;\n", cartURI)
 	fmt.Fprintf(w, "median [min–max] of %d fresh Chromium profiles per variant; repeat = same profile, new tab, %.0f ms later\n", ans.N, ans.PauseMs)
 	fmt.Fprintf(w, "%s\n\n", ans.Conditions)
-	fmt.Fprintf(w, "%-8s %-24s %-24s %-22s %-22s\n", "variant", "cold visit ms", "repeat visit ms", "cold .wasm", "repeat .wasm")
+	fmt.Fprintf(w, "%-13s %-24s %-24s %-22s %-22s\n", "variant", "cold visit ms", "repeat visit ms", "cold .wasm", "repeat .wasm")
 	for _, v := range ans.Variants {
-		fmt.Fprintf(w, "%-8s %-24s %-24s %-22s %-22s\n", v.Name, spreadCell(v.ColdMs, 1, 1, false), spreadCell(v.RepeatMs, 1, 1, false),
+		fmt.Fprintf(w, "%-13s %-24s %-24s %-22s %-22s\n", v.Name, spreadCell(v.ColdMs, 1, 1, false), spreadCell(v.RepeatMs, 1, 1, false),
 			wasmCell(v.Cold), wasmCell(v.Repeat))
 	}
 	for _, v := range ans.Variants {
@@ -138,7 +146,21 @@ func printAnswers(w io.Writer, ans *AnswerResults) {
 				spreadCell(*v.ColdReadyWait, 1, 0, false), spreadCell(*v.RepeatReadyWait, 1, 0, false))
 		}
 	}
-	fmt.Fprintf(w, "  .wasm: how it arrived in most samples (network, 304 or cache) and the median bytes over the network, headers included\n")
+	fmt.Fprintf(w, "  .wasm: how the module's fetch got it in most samples (network, 304 or cache) and the median bytes over the network, headers included\n")
+	for _, v := range ans.Variants {
+		if len(v.Cold) > 0 && v.Cold[0].Wasm.Prefetches > 0 {
+			fmt.Fprintf(w, "  %s: besides, the prefetch hint's request: %s KB cold, %s KB repeat (median)\n", v.Name,
+				prefetchKB(v.Cold), prefetchKB(v.Repeat))
+		}
+	}
+}
+
+func prefetchKB(vs []Visit) string {
+	s := make([]float64, len(vs))
+	for i, v := range vs {
+		s[i] = v.Wasm.PrefetchTransferSize
+	}
+	return fmt.Sprintf("%.1f", summarize(s).Median/1000)
 }
 
 // wasmCell says how the .wasm arrived in most visits, and its median

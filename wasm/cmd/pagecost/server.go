@@ -14,9 +14,16 @@ import (
 	"github.com/modelcontext-go/modelcontext/wasm/serve"
 )
 
-// Variants are the page's variants, the baseline first: each is
-// testdata/pagecost/<name>.html.
+// Variants are the variants Lighthouse runs by default, the baseline first:
+// each is testdata/pagecost/<name>.html.
 var Variants = []string{"plain", "lazy", "eager", "mcpb"}
+
+// AnswerVariants are the variants whose first answer is timed by default.
+var AnswerVariants = []string{"lazy", "eager"}
+
+// Extras are the other pages of testdata/pagecost, for -variants and
+// -answer-variants: the other two boots and a prefetch hint.
+var Extras = []string{"idle", "lazy-prefetch"}
 
 // server serves the pages on 127.0.0.1.
 type server struct {

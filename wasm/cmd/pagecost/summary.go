@@ -93,12 +93,13 @@ func column(runs []Report, get func(Metrics) float64) []float64 {
 }
 
 // summarizeLighthouse summarises each variant's reports (runs, by variant
-// name; Variants[0] is the baseline) and its deltas from the baseline.
-func summarizeLighthouse(runs map[string][]Report, order [][]string) *LighthouseResults {
+// name, in the order of names; names[0] is the baseline) and its deltas
+// from the baseline.
+func summarizeLighthouse(runs map[string][]Report, order [][]string, names []string) *LighthouseResults {
 	res := &LighthouseResults{Order: order,
 		Settings: "Lighthouse defaults: mobile form factor, simulated throttling (slow 4G: 150 ms RTT, 1.6 Mbit/s; 4x CPU slowdown), performance category"}
-	base := runs[Variants[0]]
-	for _, name := range Variants {
+	base := runs[names[0]]
+	for _, name := range names {
 		rs, ok := runs[name]
 		if !ok {
 			continue
@@ -107,7 +108,7 @@ func summarizeLighthouse(runs map[string][]Report, order [][]string) *Lighthouse
 			res.Version = rs[0].Version
 		}
 		vr := VariantResult{Name: name, Runs: rs, Summary: map[string]Spread{}}
-		if name != Variants[0] && base != nil {
+		if name != names[0] && base != nil {
 			vr.Delta = map[string]Spread{}
 		}
 		for _, c := range metricCols {
@@ -160,7 +161,7 @@ var deltaLimits = []struct {
 // Lighthouse ones when lh is not nil, the first answer's when ans is not.
 func checkTargets(lh *LighthouseResults, ans *AnswerResults) []Target {
 	var ts []Target
-	if lazy := lh.variant("lazy"); lazy != nil && lazy.Delta != nil {
+	if lazy := lh.variant("lazy"); lazy != nil && lazy.Delta != nil && lh.Variants[0].Name == "plain" {
 		for _, l := range deltaLimits {
 			got := lazy.Delta[l.key].Median / l.scale
 			ts = append(ts, Target{Name: "default boot vs plain: " + l.name, Got: got, Limit: l.limit, Unit: l.unit,

@@ -57,7 +57,7 @@ func lighthouseFixture(lazy []Report) *LighthouseResults {
 		"plain": reports([5]float64{0, 950, 200, 4000, 0}, [5]float64{0, 960, 260, 4000, 0}, [5]float64{10, 955, 210, 4000, 0}),
 		"lazy":  lazy,
 		"eager": reports([5]float64{40, 1200, 900, 524000, 1}, [5]float64{60, 1300, 950, 524000, 1}, [5]float64{50, 1250, 800, 524000, 1}),
-	}, [][]string{{"plain", "lazy", "eager"}, {"lazy", "eager", "plain"}, {"eager", "plain", "lazy"}})
+	}, [][]string{{"plain", "lazy", "eager"}, {"lazy", "eager", "plain"}, {"eager", "plain", "lazy"}}, Variants)
 }
 
 func TestSummarizeLighthouse(t *testing.T) {
@@ -185,7 +185,7 @@ func TestPrintResults(t *testing.T) {
 		"LCP ms               955 [950–960]            1000 [990–1010]",
 		"bytes KB             +18.0 [+18.0–+18.0]",
 		"lazy, round 1: slow CPU",
-		"lazy     85.0 [80.0–90.0]         45.0 [40.0–50.0]         network 2/2, 502.0 KB  304 2/2, 0.3 KB",
+		"lazy          85.0 [80.0–90.0]         45.0 [40.0–50.0]         network 2/2, 502.0 KB  304 2/2, 0.3 KB",
 		"eager: the read is made once ready resolved; load event → ready: cold 65 [60–70] ms",
 		"met  default boot: first answer on a repeat visit measured",
 	} {
