@@ -78,6 +78,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"time"
@@ -146,6 +147,20 @@ func parseFlags(args []string) (options, error) {
 	return o, nil
 }
 
+// loadAverage is the system's load average over the last minute, or "" where
+// /proc/loadavg does not say.
+func loadAverage() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return ""
+	}
+	f := strings.Fields(string(b))
+	if len(f) == 0 {
+		return ""
+	}
+	return f[0]
+}
+
 func splitList(s string) []string {
 	var l []string
 	for v := range strings.SplitSeq(s, ",") {
@@ -170,7 +185,7 @@ func run(args []string, stdout io.Writer) error {
 	}
 	defer srv.Close()
 
-	res := Results{Date: time.Now().UTC().Format(time.RFC3339), Runs: o.runs}
+	res := Results{Date: time.Now().UTC().Format(time.RFC3339), Runs: o.runs, CPUs: runtime.NumCPU(), LoadStart: loadAverage()}
 	if o.only != "answer" {
 		lh, err := newLighthouse(o)
 		if err != nil {
@@ -185,6 +200,7 @@ func run(args []string, stdout io.Writer) error {
 			return err
 		}
 	}
+	res.LoadEnd = loadAverage()
 	res.Targets = checkTargets(res.Lighthouse, res.Answers)
 	printResults(stdout, res)
 	return writeJSON(o.out, res)

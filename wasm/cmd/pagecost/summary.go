@@ -12,6 +12,9 @@ import (
 type Results struct {
 	Date       string             `json:"date"`
 	Runs       int                `json:"runs"`
+	CPUs       int                `json:"cpus"`
+	LoadStart  string             `json:"load_average_start,omitempty"` // over the last minute
+	LoadEnd    string             `json:"load_average_end,omitempty"`
 	Lighthouse *LighthouseResults `json:"lighthouse,omitempty"`
 	Answers    *AnswerResults     `json:"first_answer,omitempty"`
 	Targets    []Target           `json:"targets"`
