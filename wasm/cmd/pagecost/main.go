@@ -61,11 +61,14 @@
 // Resource Timing. The network is loopback and the CPU not throttled unless
 // -rtt/-down and -cpu say otherwise.
 //
-// -variants and -answer-variants pick other pages, among them two that
+// -variants and -answer-variants pick other pages, among them three that
 // are not run by default: idle (data-boot="idle": the module starts in
-// idle time after the load event) and lazy-prefetch (the default boot with
-// <link rel="prefetch"> for the .wasm in the page's head). -contact-delay
-// makes the first call later than the load event.
+// idle time after the load event), lazy-prefetch (the default boot with
+// <link rel="prefetch"> for the .wasm in the page's head) and
+// lazy-immutable (the default boot with data-wasm pointing at the same
+// .wasm under a content-hash name, which wasm/serve sends as immutable, so
+// that a repeat visit takes it from the cache without a round trip).
+// -contact-delay makes the first call later than the load event.
 //
 // Everything is written as JSON to -out (default testdata/out/pagecost.json),
 // and each Lighthouse report to -lhr-dir.

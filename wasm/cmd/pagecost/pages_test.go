@@ -43,11 +43,12 @@ func TestVariantsAlike(t *testing.T) {
 	}
 	module := `<script src="/static/modelcontext.js"></script>`
 	own := map[string][]string{
-		"lazy":          {module},
-		"eager":         {`<script src="/static/modelcontext.js" data-boot="eager"></script>`},
-		"idle":          {`<script src="/static/modelcontext.js" data-boot="idle"></script>`},
-		"lazy-prefetch": {module, `<link rel="prefetch" href="/static/modelcontext.wasm">`},
-		"mcpb":          {`<script src="/vendor/mcpb-global.js"></script>`},
+		"lazy":           {module},
+		"eager":          {`<script src="/static/modelcontext.js" data-boot="eager"></script>`},
+		"idle":           {`<script src="/static/modelcontext.js" data-boot="idle"></script>`},
+		"lazy-prefetch":  {module, `<link rel="prefetch" href="/static/modelcontext.wasm">`},
+		"lazy-immutable": {`<script src="/static/modelcontext.js" data-wasm="` + HashedWasm + `"></script>`},
+		"mcpb":           {`<script src="/vendor/mcpb-global.js"></script>`},
 	}
 	base := read(Variants[0])
 	want := normalize(base, nil)
@@ -92,6 +93,10 @@ func TestHandler(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(root, "dist", "modelcontext.js"), []byte(loader), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	wasm := append([]byte("\x00asm\x01\x00\x00\x00"), make([]byte, 4096)...)
+	if err := os.WriteFile(filepath.Join(root, "dist", "modelcontext.wasm"), wasm, 0o644); err != nil {
+		t.Fatal(err)
+	}
 	if err := os.Symlink(pagesDir, filepath.Join(root, "testdata", "pagecost")); err != nil {
 		t.Fatal(err)
 	}
@@ -109,14 +114,19 @@ func TestHandler(t *testing.T) {
 	for path, ct := range map[string]string{
 		"/plain.html": "text/html", "/lazy.html": "text/html", "/product.js": "text/javascript", "/product.css": "text/css",
 		"/static/modelcontext.js": "text/javascript", "/vendor/mcpb-global.js": "text/javascript",
+		"/static/modelcontext.wasm": "application/wasm", HashedWasm: "application/wasm",
 	} {
+		cache := serve.CacheRevalidate
+		if path == HashedWasm {
+			cache = serve.CacheImmutable
+		}
 		req := httptest.NewRequest("GET", path, nil)
 		req.Header.Set("Accept-Encoding", "br, gzip")
 		rec := httptest.NewRecorder()
 		h.ServeHTTP(rec, req)
 		res := rec.Result()
 		if res.StatusCode != http.StatusOK || !strings.HasPrefix(res.Header.Get("Content-Type"), ct) ||
-			res.Header.Get("Content-Security-Policy") != serve.DefaultCSP || res.Header.Get("Cache-Control") != serve.CacheRevalidate {
+			res.Header.Get("Content-Security-Policy") != serve.DefaultCSP || res.Header.Get("Cache-Control") != cache {
 			t.Errorf("GET %s: %d %v", path, res.StatusCode, res.Header)
 		}
 		if path != "/vendor/mcpb-global.js" && res.Header.Get("Content-Encoding") != "br" {

@@ -139,9 +139,9 @@ func printAnswers(w io.Writer, ans *AnswerResults) {
 	fmt.Fprintf(w, "\nfirst answer: load event, then await document.modelContext.readResource(%q), timed in the page;\n", cartURI)
 	fmt.Fprintf(w, "median [min–max] of %d fresh Chromium profiles per variant; repeat = same profile, new tab, %.0f ms later\n", ans.N, ans.PauseMs)
 	fmt.Fprintf(w, "%s\n\n", ans.Conditions)
-	fmt.Fprintf(w, "%-13s %-24s %-24s %-22s %-22s\n", "variant", "cold visit ms", "repeat visit ms", "cold .wasm", "repeat .wasm")
+	fmt.Fprintf(w, "%-15s %-24s %-24s %-22s %-22s\n", "variant", "cold visit ms", "repeat visit ms", "cold .wasm", "repeat .wasm")
 	for _, v := range ans.Variants {
-		fmt.Fprintf(w, "%-13s %-24s %-24s %-22s %-22s\n", v.Name, spreadCell(v.ColdMs, 1, 1, false), spreadCell(v.RepeatMs, 1, 1, false),
+		fmt.Fprintf(w, "%-15s %-24s %-24s %-22s %-22s\n", v.Name, spreadCell(v.ColdMs, 1, 1, false), spreadCell(v.RepeatMs, 1, 1, false),
 			wasmCell(v.Cold), wasmCell(v.Repeat))
 	}
 	for _, v := range ans.Variants {

@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"path"
 	"path/filepath"
 	"testing/fstest"
 	"time"
@@ -22,8 +23,16 @@ var Variants = []string{"plain", "lazy", "eager", "mcpb"}
 var AnswerVariants = []string{"lazy", "eager"}
 
 // Extras are the other pages of testdata/pagecost, for -variants and
-// -answer-variants: the other two boots and a prefetch hint.
-var Extras = []string{"idle", "lazy-prefetch"}
+// -answer-variants: the other boot, a prefetch hint, and the .wasm under a
+// hashed name.
+var Extras = []string{"idle", "lazy-prefetch", "lazy-immutable"}
+
+// HashedWasm is where lazy-immutable.html's data-wasm points: the same
+// dist/modelcontext.wasm under a name of the content-hash form (a stand-in
+// for a build's real hash; the bytes do not change while pagecost runs), so
+// that wasm/serve sends it as immutable and a repeat visit does not
+// revalidate it.
+const HashedWasm = "/hashed/modelcontext.0000cafe.wasm"
 
 // server serves the pages on 127.0.0.1.
 type server struct {
@@ -45,6 +54,10 @@ func handler(root, mcpb string) (http.Handler, error) {
 	if err != nil {
 		return nil, fmt.Errorf("MCP-B's script: %w (run make mcpclient, which installs @mcp-b/global, or pass -mcpb)", err)
 	}
+	wasm, err := fs.ReadFile(dist, "modelcontext.wasm")
+	if err != nil {
+		return nil, fmt.Errorf("dist/modelcontext.wasm: %w (run make build)", err)
+	}
 	mux := http.NewServeMux()
 	for _, m := range []struct {
 		prefix string
@@ -52,6 +65,7 @@ func handler(root, mcpb string) (http.Handler, error) {
 	}{
 		{"/static/", dist},
 		{"/vendor/", fstest.MapFS{"mcpb-global.js": {Data: js}}},
+		{"/hashed/", fstest.MapFS{path.Base(HashedWasm): {Data: wasm}}},
 		{"/", os.DirFS(filepath.Join(root, "testdata", "pagecost"))},
 	} {
 		h, err := serve.New(m.fsys, nil)

@@ -185,7 +185,7 @@ func TestPrintResults(t *testing.T) {
 		"LCP ms               955 [950–960]            1000 [990–1010]",
 		"bytes KB             +18.0 [+18.0–+18.0]",
 		"lazy, round 1: slow CPU",
-		"lazy          85.0 [80.0–90.0]         45.0 [40.0–50.0]         network 2/2, 502.0 KB  304 2/2, 0.3 KB",
+		"lazy            85.0 [80.0–90.0]         45.0 [40.0–50.0]         network 2/2, 502.0 KB  304 2/2, 0.3 KB",
 		"eager: the read is made once ready resolved; load event → ready: cold 65 [60–70] ms",
 		"met  default boot: first answer on a repeat visit measured",
 	} {
