@@ -15,6 +15,7 @@ type Metrics struct {
 	TTI          float64 `json:"tti_ms"`          // interactive
 	FCP          float64 `json:"fcp_ms"`          // first-contentful-paint
 	MainThread   float64 `json:"mainthread_ms"`   // mainthread-work-breakdown, total
+	Script       float64 `json:"script_ms"`       // its scriptEvaluation and scriptParseCompile groups
 	Bytes        float64 `json:"bytes"`           // total-byte-weight
 	Requests     int     `json:"requests"`        // network-requests, all
 	WasmRequests int     `json:"wasm_requests"`   // network-requests whose URL path ends in .wasm
@@ -52,6 +53,13 @@ type lhr struct {
 		ErrorMessage string          `json:"errorMessage"`
 		Details      json.RawMessage `json:"details"`
 	} `json:"audits"`
+}
+
+type mainThreadDetails struct {
+	Items []struct {
+		Group    string  `json:"group"`
+		Duration float64 `json:"duration"`
+	} `json:"items"`
 }
 
 type networkDetails struct {
@@ -96,6 +104,15 @@ func parseLHR(data []byte) (Report, error) {
 			return Report{}, fmt.Errorf("the Lighthouse report's audit %s: %s", a.id, msg)
 		}
 		*a.get(m) = *au.NumericValue
+	}
+	var mt mainThreadDetails
+	if b := r.Audits["mainthread-work-breakdown"].Details; len(b) > 0 && json.Unmarshal(b, &mt) != nil {
+		return Report{}, errors.New("the Lighthouse report's mainthread-work-breakdown has no table of groups")
+	}
+	for _, it := range mt.Items {
+		if it.Group == "scriptEvaluation" || it.Group == "scriptParseCompile" {
+			m.Script += it.Duration
+		}
 	}
 	nr, ok := r.Audits["network-requests"]
 	if !ok {

@@ -15,7 +15,7 @@ func TestParseLHR(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := Metrics{TBT: 25, LCP: 3671.96625, TTI: 3671.9662500000004, FCP: 1116.9775, MainThread: 1060.284, Bytes: 523917,
+	want := Metrics{TBT: 25, LCP: 3671.96625, TTI: 3671.9662500000004, FCP: 1116.9775, MainThread: 1060.284, Script: 700.1 + 12.25, Bytes: 523917,
 		Requests: 7, WasmRequests: 2, WasmBytes: 502170 + 446, BenchIndex: 864}
 	if rep.Metrics != want {
 		t.Errorf("metrics:\n got %+v\nwant %+v", rep.Metrics, want)
@@ -39,6 +39,7 @@ func TestParseLHRFails(t *testing.T) {
 		{"missing audit", strings.Replace(s, `"total-blocking-time":`, `"total-blocking-time-x":`, 1), "total-blocking-time: missing"},
 		{"audit error", strings.Replace(s, `"numericValue": 25, `, `"errorMessage": "no trace", `, 1), "total-blocking-time: no trace"},
 		{"no requests", strings.Replace(s, `"network-requests":`, `"network-requests-x":`, 1), "no network-requests audit"},
+		{"no groups", strings.Replace(s, `"duration": 700.1}`, `"duration": "long"}`, 1), "mainthread-work-breakdown has no table"},
 	} {
 		_, err := parseLHR([]byte(c.doc))
 		if err == nil || !strings.Contains(err.Error(), c.want) {

@@ -30,9 +30,11 @@
 // kept off the network by flags). Each of -runs rounds runs every variant
 // once, in an order that rotates from round to round. From each report
 // (LHR) it takes total-blocking-time, largest-contentful-paint, interactive
-// (TTI), first-contentful-paint, mainthread-work-breakdown (its total;
-// under simulated throttling Lighthouse multiplies the observed time by the
-// CPU slowdown), total-byte-weight (bytes over the network, compressed, with
+// (TTI), first-contentful-paint, mainthread-work-breakdown (its total, and
+// its script evaluation and parse/compile groups, the part a script adds,
+// which the rest of the total's noise on a busy machine can drown; under
+// simulated throttling Lighthouse multiplies the observed times by the CPU
+// slowdown), total-byte-weight (bytes over the network, compressed, with
 // headers) and, from network-requests, the count of requests and of those
 // whose URL path ends in .wasm. The table gives each variant's median and
 // [min–max]; a delta is the median of the rounds' differences (the variant

@@ -61,6 +61,7 @@ var metricCols = []metricCol{
 	{"tti_ms", "TTI ms", 1, 0, func(m Metrics) float64 { return m.TTI }},
 	{"fcp_ms", "FCP ms", 1, 0, func(m Metrics) float64 { return m.FCP }},
 	{"mainthread_ms", "main-thread work ms", 1, 0, func(m Metrics) float64 { return m.MainThread }},
+	{"script_ms", "  of it, script ms", 1, 0, func(m Metrics) float64 { return m.Script }},
 	{"bytes", "bytes KB", 1000, 1, func(m Metrics) float64 { return m.Bytes }},
 	{"requests", "requests", 1, 0, func(m Metrics) float64 { return float64(m.Requests) }},
 	{"wasm_requests", ".wasm requests", 1, 0, func(m Metrics) float64 { return float64(m.WasmRequests) }},
