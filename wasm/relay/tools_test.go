@@ -110,7 +110,9 @@ func readChecks(dir string) ([]check, error) {
 }
 
 // TestInspectorCLI: the MCP Inspector's CLI starts the relay itself, as a
-// desktop agent would (stdio), and lists and reads.
+// desktop agent would (stdio), and lists and reads. The relay's log reaches
+// the terminal (the CLI passes the server's stderr through), and the CLI
+// prints nothing else there.
 func TestInspectorCLI(t *testing.T) {
 	p := openPage(t, "")
 	p.Eval(`window.marker = 42`, nil)
@@ -127,6 +129,14 @@ func TestInspectorCLI(t *testing.T) {
 		cmd.Stdout, cmd.Stderr = &stdout, &stderr
 		if err := cmd.Run(); err != nil {
 			t.Fatalf("inspector %v: %v\n%s\n%s", args, err, stdout.String(), stderr.String())
+		}
+		for _, line := range strings.Split(strings.TrimSpace(stderr.String()), "\n") {
+			if !strings.HasPrefix(line, "modelcontext: relay: ") {
+				t.Errorf("inspector %v printed on stderr: %q", args, line)
+			}
+		}
+		if !strings.Contains(stderr.String(), "modelcontext: relay: serving MCP over stdio") {
+			t.Errorf("inspector %v: the relay's log did not reach stderr:\n%s", args, stderr.String())
 		}
 		return stdout.String()
 	}
