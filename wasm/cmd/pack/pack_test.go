@@ -176,3 +176,72 @@ func TestPack(t *testing.T) {
 		}
 	}
 }
+
+// readmeInstall returns the block that follows "<!-- example: install -->"
+// in README.md: the install commands.
+func readmeInstall(t *testing.T) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(root, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, after, ok := strings.Cut(string(b), "<!-- example: install -->\n```sh\n")
+	if !ok {
+		t.Fatal("README.md has no ```sh block after <!-- example: install -->")
+	}
+	block, _, _ := strings.Cut(after, "```")
+	return block
+}
+
+// TestREADMEInstall runs README.md's install commands as written, from the
+// checkout, with a fresh app folder for "/path/to/your-app": make pack, then
+// npm install of the tarball. The app then has the package, at this version,
+// with its .wasm and its types. js/README.md (the package's own page) gives
+// the same commands.
+func TestREADMEInstall(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs make pack and npm install")
+	}
+	block := readmeInstall(t)
+	if pkg, err := os.ReadFile(filepath.Join(root, "js", "README.md")); err != nil {
+		t.Fatal(err)
+	} else if !strings.Contains(string(pkg), "```sh\n"+block+"```") {
+		t.Errorf("js/README.md does not give README.md's install commands:\n%s", block)
+	}
+	const placeholder = "cd /path/to/your-app\n"
+	if !strings.Contains(block, placeholder) {
+		t.Fatalf("README.md's install commands no longer %q:\n%s", placeholder, block)
+	}
+	app := t.TempDir()
+	if err := os.WriteFile(filepath.Join(app, "package.json"), []byte(`{"name": "your-app", "private": true, "type": "module"}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("bash", "-euo", "pipefail", "-c", strings.Replace(block, placeholder, "cd '"+app+"'\n", 1))
+	cmd.Dir = root
+	cmd.Env = append(os.Environ(), "npm_config_audit=false", "npm_config_fund=false", "npm_config_update_notifier=false")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("README.md's install commands: %v\n%s\n%s", err, block, out)
+	}
+	m := good(t)
+	installed, err := readManifest(filepath.Join(app, "node_modules", "modelcontext", "package.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if installed.Name != m.Name || installed.Version != m.Version {
+		t.Errorf("installed %s@%s, want %s@%s", installed.Name, installed.Version, m.Name, m.Version)
+	}
+	for _, f := range []string{"modelcontext.mjs", "modelcontext.js", "modelcontext.wasm", "modelcontext.d.ts"} {
+		if _, err := os.Stat(filepath.Join(app, "node_modules", "modelcontext", f)); err != nil {
+			t.Errorf("the installed package: %v", err)
+		}
+	}
+	var recorded struct{ Dependencies map[string]string }
+	if b, err := os.ReadFile(filepath.Join(app, "package.json")); err != nil {
+		t.Fatal(err)
+	} else if err := json.Unmarshal(b, &recorded); err != nil {
+		t.Fatal(err)
+	}
+	if dep := recorded.Dependencies["modelcontext"]; !strings.HasPrefix(dep, "file:") || !strings.HasSuffix(dep, "modelcontext-"+m.Version+".tgz") {
+		t.Errorf("the app's package.json records modelcontext as %q, want the tarball's path", dep)
+	}
+}
