@@ -135,13 +135,17 @@ $(MCPCLIENT_OUT) &: $(MCPCLIENT)/node_modules/.package-lock.json $(MCPCLIENT)/pa
 	cd $(MCPCLIENT) && npm run --silent build
 
 # The TypeScript types, checked with both pinned compilers (TypeScript 5.9 and
-# 7): the README's examples in usage.ts and invalid.ts (descriptors that must
-# not compile) against js/modelcontext.d.ts alone, then webmcp.ts with
-# @mcp-b/webmcp-types in the same program.
+# 7): usage.ts (the API as page code uses it) and invalid.ts (descriptors that
+# must not compile) against js/modelcontext.d.ts alone, then webmcp.ts with
+# @mcp-b/webmcp-types in the same program, then every ```ts block of the
+# READMEs (README_TS), as written, with the options of Vite's TypeScript
+# template (testdata/types/readme.mjs writes them to consumer/readme/).
 TSCS := typescript typescript-7
+README_TS := README.md js/README.md
 
 types: testdata/types/node_modules/.package-lock.json
-	cd testdata/types && for tsc in $(TSCS); do for c in tsconfig.json tsconfig.webmcp.json; do \
+	node testdata/types/readme.mjs testdata/types/consumer/readme $(README_TS)
+	cd testdata/types && for tsc in $(TSCS); do for c in tsconfig.json tsconfig.webmcp.json tsconfig.readme.json; do \
 		echo "$$tsc -p $$c"; node node_modules/$$tsc/bin/tsc -p $$c || exit 1; done; done
 
 # The loader's source files (// @ts-check) type-checked with the same tsc,
@@ -307,7 +311,9 @@ $(TARBALL): dist/modelcontext.wasm dist/modelcontext.js dist/modelcontext.mjs js
 # bundler's own command line; wasm/bundlers then runs the builds in headless
 # Chromium. testdata/types/consumer compiles against the installed tarball
 # with moduleResolution bundler and node16, with the package in
-# compilerOptions.types, and next to @mcp-b/webmcp-types.
+# compilerOptions.types, next to @mcp-b/webmcp-types, and the READMEs' ```ts
+# blocks (tsconfig.readme.json). wasm/cmd/pack's TestREADMEInstall runs the
+# README's install commands in a fresh app folder.
 BUNDLERS := vite webpack esbuild rollup
 bare_vite    := ./node_modules/.bin/vite build bare --outDir ../dist-bare --emptyOutDir --logLevel warn
 bare_webpack := ./node_modules/.bin/webpack --mode production --entry ./src/bare.js --output-path dist-bare --no-stats
@@ -334,6 +340,7 @@ test-package: $(TARBALL) test-deps testdata/types/node_modules/.package-lock.jso
 	$(foreach b,$(BUNDLERS),$(call bundler_app,$(b)))
 	cd testdata/types && rm -rf node_modules/modelcontext && \
 		npm install --no-save --ignore-scripts --no-audit --no-fund ../../$(TARBALL)
-	cd testdata/types/consumer && for tsc in $(TSCS); do for c in bundler node16 types bare webmcp; do \
+	node testdata/types/readme.mjs testdata/types/consumer/readme $(README_TS)
+	cd testdata/types/consumer && for tsc in $(TSCS); do for c in bundler node16 types bare webmcp readme; do \
 		echo "$$tsc -p tsconfig.$$c.json"; node ../node_modules/$$tsc/bin/tsc -p tsconfig.$$c.json || exit 1; done; done
 	CHROMIUM="$(BIN)/chromium" $(GO) test -count=1 ./wasm/cmd/pack ./wasm/bundlers

@@ -64,8 +64,7 @@ func TestREADMEExample(t *testing.T) {
 // readmeAgent is what an agent does with the README's cart, in the page.
 const readmeAgent = `const pushes = [];
 mc.addEventListener('resourceupdated', (e) => pushes.push(e.detail));
-cart.items.push({sku: 'mug', qty: 1});
-listeners.forEach((f) => f());
+addToCart('mug');
 listeners.forEach((f) => f()); // nothing changed: suppressed
 return {list: mc.getResources(), read: await mc.readResource('state://cart'), pushes, errors: H.log.filter((l) => l.level !== 'debug').length};`
 
@@ -74,25 +73,30 @@ const readmeAgentWant = `{"list": [{"uri": "state://cart", "name": "cart", "desc
   "pushes": [{"uri": "state://cart", "value": {"items": [{"sku": "mug", "qty": 1}]}}],
   "errors": 0}`
 
-// TestREADMEImportExample runs the README's import example as a module
-// that imports "modelcontext" (mapped to the built module, as a bundler
-// would resolve it), then the README's "What an agent sees" block.
+// TestREADMEImportExample runs the README's import example (TypeScript,
+// its types stripped by esbuild as a bundler would) as a module that
+// imports "modelcontext" (mapped to the built module, as a bundler would
+// resolve it), then the README's "What an agent sees" block. make types
+// and make test-package type-check both.
 func TestREADMEImportExample(t *testing.T) {
 	requireImpl(t, "wasm")
-	example := readmeBlock(t, "js", `import { registerResource } from "modelcontext";`, "")
-	agent := readmeBlock(t, "js", "const mc = document.modelContext;", "")
+	example := readmeBlock(t, "ts", `import { registerResource } from "modelcontext";`, "")
+	agent := readmeBlock(t, "ts", "const mc = document.modelContext;", "")
+	module := stripTypes(t, example+`
+window.cart = cart;
+window.listeners = listeners;
+window.addToCart = addToCart;
+window.__agent = (async () => {
+`+agent+`
+})();
+`)
 	browsertest.SharedServer(t).Handle("/readme-import.html", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		io.WriteString(w, `<!doctype html>
 <meta charset=utf-8>
 <script src="/harness.js"></script>
 <script type="importmap">{"imports": {"modelcontext": "/static/modelcontext.mjs"}}</script>
 <script type="module">
-`+example+`
-window.cart = cart;
-window.listeners = listeners;
-window.__agent = (async () => {
-`+agent+`
-})();
+`+module+`
 </script>
 `)
 	}))
@@ -101,8 +105,27 @@ window.__agent = (async () => {
 	p := &page{Tab: tab}
 	p.expect(`for (let i = 0; i < 1500 && !window.__agent; i++) await new Promise((r) => setTimeout(r, 10));
 await window.__agent;
-const cart = window.cart, listeners = window.listeners;
+const cart = window.cart, listeners = window.listeners, addToCart = window.addToCart;
 `+readmeAgent, readmeAgentWant)
+}
+
+// stripTypes turns TypeScript into JavaScript with the esbuild of
+// testdata/mcpclient (make mcpclient installs it), without bundling: the
+// imports stay as they are.
+func stripTypes(t *testing.T, ts string) string {
+	t.Helper()
+	esbuild := filepath.Join(browsertest.RepoRoot(), "testdata", "mcpclient", "node_modules", ".bin", "esbuild")
+	if _, err := os.Stat(esbuild); err != nil {
+		t.Fatalf("%s missing: run make mcpclient", esbuild)
+	}
+	cmd := exec.Command(esbuild, "--loader=ts", "--format=esm", "--target=es2022", "--log-level=warning")
+	cmd.Stdin = strings.NewReader(ts)
+	var out, errOut bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("esbuild --loader=ts: %v\n%s", err, errOut.String())
+	}
+	return out.String()
 }
 
 // TestREADMEMCPClientExample bundles the README's MCP client example with
@@ -144,8 +167,7 @@ func TestREADMEMCPClientExample(t *testing.T) {
 	p := &page{Tab: tab}
 	p.expect(`const until = async (f) => { for (let i = 0; i < 1500 && !f(); i++) await new Promise((r) => setTimeout(r, 10)); };
 await until(() => window.__subscribed);
-cart.items.push({sku: 'mug', qty: 1});
-listeners.forEach((f) => f());
+addToCart('mug');
 await until(() => window.__logs.some((l) => l.startsWith('changed:')));
 return window.__logs.filter((l) => l.startsWith('resources:') || l.startsWith('changed:'));`,
 		`["resources: state://cart", "changed: state://cart {\"items\":[{\"sku\":\"mug\",\"qty\":1}]}"]`)
