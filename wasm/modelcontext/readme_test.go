@@ -4,7 +4,9 @@ package modelcontext
 
 import (
 	"bytes"
+	"encoding/json"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -34,7 +36,7 @@ func readmeBlock(t *testing.T, lang string, n int) string {
 }
 
 // hook is added to the README's app by the test: it lets the test page call
-// the app's addToCart, and Notify without a change.
+// Notify without a change. (The README's app exposes addToCart itself.)
 const hook = `//go:build js && wasm
 
 package main
@@ -42,16 +44,37 @@ package main
 import "syscall/js"
 
 func init() {
-	js.Global().Set("addToCart", js.FuncOf(func(_ js.Value, args []js.Value) any { addToCart(args[0].String()); return nil }))
 	js.Global().Set("notifyUnchanged", js.FuncOf(func(js.Value, []js.Value) any { changed.Notify(); return nil }))
 }
 `
 
-// TestReadmeAsAGoDeveloper does what README.md says, in a fresh module: the
-// five-line example in its own main package (go.mod replacing the module
-// path with this checkout), built with GOOS=js GOARCH=wasm go build, loaded
-// with the README's HTML beside the built module in Chromium, in both
-// orders. The resource must be listed, read, and pushed once per real change.
+// sh runs a block of the README's shell commands with bash in dir, after
+// replacing each placeholder (which must occur) by its value.
+func sh(t *testing.T, dir, block string, env []string, replace ...string) {
+	t.Helper()
+	for i := 0; i < len(replace); i += 2 {
+		if !strings.Contains(block, replace[i]) {
+			t.Fatalf("README's commands no longer hold %q:\n%s", replace[i], block)
+		}
+		block = strings.ReplaceAll(block, replace[i], replace[i+1])
+	}
+	cmd := exec.Command("bash", "-euo", "pipefail", "-c", block)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), env...)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("README's commands failed: %v\n%s\n%s", err, block, out)
+	}
+}
+
+// TestReadmeAsAGoDeveloper does what README.md says, in a fresh folder:
+// its setup commands (a new module, a replace pointing at this checkout),
+// the five-line example saved as main.go, its build commands (go mod tidy,
+// GOOS=js GOARCH=wasm go build, wasm_exec.js) and its copy of the module
+// into static/; then it serves the folder as the README's python3 -m
+// http.server would (Go's file server, which also sends .wasm as
+// application/wasm) and loads the README's HTML in Chromium, in both
+// orders. The README's console lines must print what their comments say,
+// and the resource must be listed, read, and pushed once per real change.
 func TestReadmeAsAGoDeveloper(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds a Go app and drives Chromium")
@@ -60,32 +83,27 @@ func TestReadmeAsAGoDeveloper(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(root, "dist", "modelcontext.wasm")); err != nil {
 		t.Fatal("dist/modelcontext.wasm not found: run make build (make test-goapi does)")
 	}
-	dir := t.TempDir()
-	gomod := "module example.com/shop\n\ngo 1.26\n\nrequire github.com/modelcontext-go/modelcontext v0.0.0\n\nreplace github.com/modelcontext-go/modelcontext => " + root + "\n"
-	for name, text := range map[string]string{"go.mod": gomod, "main.go": readmeBlock(t, "go", 0), "hook.go": hook} {
+	// The go on PATH for the README's commands is the one running the test.
+	env := []string{"PATH=" + filepath.Join(runtime.GOROOT(), "bin") + string(os.PathListSeparator) + os.Getenv("PATH")}
+	parent := t.TempDir()
+	sh(t, parent, readmeBlock(t, "sh", 0), env, "/path/to/modelcontext", root)
+	dir := filepath.Join(parent, "shop")
+	for name, text := range map[string]string{"main.go": readmeBlock(t, "go", 0), "hook.go": hook} {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
-	gobin := filepath.Join(runtime.GOROOT(), "bin", "go")
-	sh := readmeBlock(t, "sh", 1) // the build commands
-	if !strings.Contains(sh, "GOOS=js GOARCH=wasm go build -o app.wasm .") || !strings.Contains(sh, `cp "$(go env GOROOT)/lib/wasm/wasm_exec.js" .`) {
-		t.Fatalf("README's build commands changed:\n%s", sh)
+	sh(t, dir, readmeBlock(t, "sh", 1), env)
+	serve := readmeBlock(t, "sh", 2)
+	copyLine, serveLine, _ := strings.Cut(serve, "\n")
+	if !strings.HasPrefix(serveLine, "python3 -m http.server 8000 --bind 127.0.0.1") {
+		t.Fatalf("README's serving commands changed:\n%s", serve)
 	}
-	for _, args := range [][]string{{"mod", "tidy"}, {"build", "-o", "app.wasm", "."}} {
-		cmd := exec.Command(gobin, args...)
-		cmd.Dir = dir
-		cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm", "GOFLAGS=-mod=mod")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("go %s: %v\n%s", strings.Join(args, " "), err, out)
+	sh(t, dir, copyLine, env, "/path/to/modelcontext", root)
+	for _, f := range []string{"app.wasm", "wasm_exec.js", "static/modelcontext.js", "static/modelcontext.wasm"} {
+		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+			t.Fatalf("after the README's commands: %v", err)
 		}
-	}
-	wasmExec, err := os.ReadFile(filepath.Join(runtime.GOROOT(), "lib", "wasm", "wasm_exec.js"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "wasm_exec.js"), wasmExec, 0o644); err != nil {
-		t.Fatal(err)
 	}
 
 	html := readmeBlock(t, "html", 0)
@@ -94,68 +112,79 @@ func TestReadmeAsAGoDeveloper(t *testing.T) {
 		t.Fatalf("README's HTML no longer starts with the module's tag:\n%s", html)
 	}
 	pages := map[string]string{
-		"module-first.html": html,
-		"app-first.html":    strings.TrimPrefix(html, moduleTag) + moduleTag,
+		"index.html":     html,
+		"app-first.html": strings.TrimPrefix(html, moduleTag) + moduleTag,
 	}
-	srv := browsertest.SharedServer(t)
-	app := http.StripPrefix("/readme", http.FileServer(http.Dir(dir)))
-	srv.Handle("/readme/", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if page, ok := pages[strings.TrimPrefix(r.URL.Path, "/readme/")]; ok {
-			w.Header().Set("Content-Type", "text/html; charset=utf-8")
-			w.Write([]byte("<!doctype html><meta charset=utf-8>\n" + page))
-			return
+	for name, page := range pages {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(page), 0o644); err != nil {
+			t.Fatal(err)
 		}
-		app.ServeHTTP(w, r)
-	}))
-	// The README's page loads /wasm_exec.js and /app.wasm from the root.
-	srv.Handle("/wasm_exec.js", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/javascript")
-		w.Write(wasmExec)
-	}))
-	srv.Handle("/app.wasm", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		http.ServeFile(w, r, filepath.Join(dir, "app.wasm"))
-	}))
+	}
+	srv := httptest.NewServer(http.FileServer(http.Dir(dir)))
+	t.Cleanup(srv.Close)
 
-	for _, page := range []string{"module-first.html", "app-first.html"} {
+	// The README's console lines: each an expression, its comment (if any)
+	// what it prints.
+	type step struct {
+		Expr string `json:"expr"`
+		Want string `json:"want"`
+	}
+	var console []step
+	for _, line := range strings.Split(strings.TrimSpace(readmeBlock(t, "js", 0)), "\n") {
+		expr, want, _ := strings.Cut(line, " // ")
+		console = append(console, step{strings.TrimSpace(expr), strings.TrimSpace(want)})
+	}
+	steps, err := json.Marshal(console)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	for _, page := range []string{"index.html", "app-first.html"} {
 		t.Run(strings.TrimSuffix(page, ".html"), func(t *testing.T) {
 			tab := browsertest.NewTab(t)
 			tab.Timeout = time.Minute
-			tab.Navigate(srv.URL("/readme/" + page))
+			tab.Navigate(srv.URL + "/" + page)
 			var got struct {
+				Console   []string
 				Listed    []map[string]any
-				First     map[string]int
 				Pushes    []map[string]int
 				Read      map[string]int
 				Unchanged int
 			}
 			// Wait for the app's registration (a resourcelistchanged, or
-			// already listed), then drive the app like its UI would.
-			tab.Eval(`(async () => {
+			// already listed), type the README's console lines, then drive
+			// the app like its UI would.
+			tab.Eval(`(async (steps) => {
 			  const mc = document.modelContext;
 			  await mc.ready;
 			  const listed = () => mc.getResources().filter((r) => r.uri === "state://cart");
 			  if (!listed().length) await new Promise((resolve) => mc.addEventListener("resourcelistchanged", () => listed().length && resolve()));
-			  const first = await mc.readResource("state://cart");
+			  const lines = [];
+			  for (const { expr, want } of steps) {
+			    const value = await (0, eval)(expr.replace(/^await /, ""));
+			    if (want === "") continue;
+			    const got = JSON.stringify(value), wanted = JSON.stringify((0, eval)("(" + want + ")"));
+			    if (got !== wanted) lines.push(expr + " printed " + got + ", not " + wanted);
+			  }
 			  const pushes = [];
 			  mc.addEventListener("resourceupdated", (e) => e.detail.uri === "state://cart" && pushes.push(JSON.parse(JSON.stringify(e.detail.value))));
-			  addToCart("MUG");
 			  for (let i = 0; i < 5; i++) notifyUnchanged();
 			  const unchanged = pushes.length;
 			  addToCart("MUG");
 			  addToCart("KETTLE");
 			  notifyUnchanged();
-			  return { listed: listed(), first, pushes, read: await mc.readResource("state://cart"), unchanged };
-			})()`, &got)
+			  return { console: lines, listed: listed(), pushes, read: await mc.readResource("state://cart"), unchanged };
+			})(`+string(steps)+`)`, &got)
+			for _, c := range got.Console {
+				t.Errorf("README's console line: %s", c)
+			}
 			wantInfo := map[string]any{"uri": "state://cart", "name": "cart", "description": "What the visitor is about to buy", "mimeType": "application/json", "subscribable": true}
 			if len(got.Listed) != 1 || !equalJSON(got.Listed[0], wantInfo) {
 				t.Errorf("getResources() lists %v, want %v", got.Listed, wantInfo)
 			}
-			if len(got.First) != 0 {
-				t.Errorf("first read = %v, want {}", got.First)
-			}
-			want := []map[string]int{{"MUG": 1}, {"MUG": 2}, {"KETTLE": 1, "MUG": 2}}
-			if got.Unchanged != 1 || !equalJSON(got.Pushes, want) {
-				t.Errorf("pushes = %v (%d after the 5 unchanged Notify calls), want %v (1)", got.Pushes, got.Unchanged, want)
+			want := []map[string]int{{"MUG": 2}, {"KETTLE": 1, "MUG": 2}}
+			if got.Unchanged != 0 || !equalJSON(got.Pushes, want) {
+				t.Errorf("pushes = %v (%d after the 5 unchanged Notify calls), want %v (0)", got.Pushes, got.Unchanged, want)
 			}
 			if !equalJSON(got.Read, map[string]int{"KETTLE": 1, "MUG": 2}) {
 				t.Errorf("read = %v", got.Read)
