@@ -193,14 +193,10 @@
 
   // ---- reading ---------------------------------------------------------------
 
-  // reveal scrolls the resource list (and only it) so that node shows.
+  // reveal scrolls the panel (or, below the shop, the page) so that node
+  // shows.
   function reveal(node) {
-    const box = node.closest('.res-scroll');
-    if (!box || box.scrollHeight <= box.clientHeight) return;
-    const r = node.getBoundingClientRect();
-    const b = box.getBoundingClientRect();
-    if (r.bottom > b.bottom) box.scrollTop += Math.min(r.bottom - b.bottom, r.top - b.top);
-    else if (r.top < b.top) box.scrollTop -= b.top - r.top;
+    node.scrollIntoView({ block: 'nearest' });
   }
 
   // readInto reads uri into the read-out box of card li. It shows o.busy at
