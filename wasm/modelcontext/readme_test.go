@@ -67,7 +67,8 @@ func sh(t *testing.T, dir, block string, env []string, replace ...string) {
 }
 
 // TestReadmeAsAGoDeveloper does what README.md says, in a fresh folder:
-// its setup commands (a new module, a replace pointing at this checkout),
+// its setup commands (make build, a new module in a new folder, a replace
+// pointing at this checkout),
 // the five-line example saved as main.go, its build commands (go mod tidy,
 // GOOS=js GOARCH=wasm go build, wasm_exec.js) and its copy of the module
 // into static/; then it serves the folder as the README's python3 -m
@@ -83,11 +84,12 @@ func TestReadmeAsAGoDeveloper(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(root, "dist", "modelcontext.wasm")); err != nil {
 		t.Fatal("dist/modelcontext.wasm not found: run make build (make test-goapi does)")
 	}
-	// The go on PATH for the README's commands is the one running the test.
-	env := []string{"PATH=" + filepath.Join(runtime.GOROOT(), "bin") + string(os.PathListSeparator) + os.Getenv("PATH")}
-	parent := t.TempDir()
-	sh(t, parent, readmeBlock(t, "sh", 0), env, "/path/to/modelcontext", root)
-	dir := filepath.Join(parent, "shop")
+	// The go on PATH for the README's commands is the one running the test;
+	// MC is the checkout, as the first block sets it for the later ones (one
+	// terminal session).
+	env := []string{"PATH=" + filepath.Join(runtime.GOROOT(), "bin") + string(os.PathListSeparator) + os.Getenv("PATH"), "MC=" + root}
+	dir := filepath.Join(t.TempDir(), "shop")
+	sh(t, root, readmeBlock(t, "sh", 0), env, "~/shop", dir)
 	for name, text := range map[string]string{"main.go": readmeBlock(t, "go", 0), "hook.go": hook} {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
 			t.Fatal(err)
@@ -99,7 +101,7 @@ func TestReadmeAsAGoDeveloper(t *testing.T) {
 	if !strings.HasPrefix(serveLine, "python3 -m http.server 8000 --bind 127.0.0.1") {
 		t.Fatalf("README's serving commands changed:\n%s", serve)
 	}
-	sh(t, dir, copyLine, env, "/path/to/modelcontext", root)
+	sh(t, dir, copyLine, env)
 	for _, f := range []string{"app.wasm", "wasm_exec.js", "static/modelcontext.js", "static/modelcontext.wasm"} {
 		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
 			t.Fatalf("after the README's commands: %v", err)
