@@ -8,6 +8,7 @@ require (
 	github.com/andybalholm/brotli v1.3.0
 	github.com/chromedp/cdproto v0.0.0-20250724212937-08a3db8b4327
 	github.com/chromedp/chromedp v0.14.2
+	github.com/evanw/esbuild v0.25.12
 	github.com/modelcontextprotocol/go-sdk v1.8.0
 	github.com/syumai/workers v0.33.0
 	honnef.co/go/js/dom/v2 v2.0.0-20250304181735-b5e52f05e89d

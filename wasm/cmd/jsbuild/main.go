@@ -39,6 +39,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/evanw/esbuild/pkg/api"
+
 	"github.com/modelcontext-go/modelcontext/wasm/mcp"
 )
 
@@ -128,10 +130,49 @@ func run(args []string) error {
 	if err := os.MkdirAll(*out, 0o755); err != nil {
 		return err
 	}
-	if err := write(filepath.Join(*out, "modelcontext.js"), assemble(body, wasmExec, false, *test)); err != nil {
-		return err
+	for _, module := range []bool{false, true} {
+		name := "modelcontext.js"
+		if module {
+			name = "modelcontext.mjs"
+		}
+		code, err := minify(assemble(body, wasmExec, module), module)
+		if err != nil {
+			return fmt.Errorf("%s: %w", name, err)
+		}
+		if err := write(filepath.Join(*out, name), append(header(*test), code...)); err != nil {
+			return err
+		}
 	}
-	return write(filepath.Join(*out, "modelcontext.mjs"), assemble(body, wasmExec, true, *test))
+	return nil
+}
+
+// minify shortens the assembled code (white space, local names, syntax), as
+// esbuild does for a production build: every visitor downloads and parses
+// the loader, agent or not. Strings, the exports of the ES module and its
+// new URL("modelcontext.wasm", import.meta.url), which bundlers look for,
+// are kept.
+func minify(code []byte, module bool) ([]byte, error) {
+	opts := api.TransformOptions{
+		MinifyWhitespace:  true,
+		MinifyIdentifiers: true,
+		MinifySyntax:      true,
+		Target:            api.ES2022,
+		LegalComments:     api.LegalCommentsNone,
+		Charset:           api.CharsetUTF8,
+	}
+	if module {
+		opts.Format = api.FormatESModule
+	}
+	r := api.Transform(string(code), opts)
+	if len(r.Errors) > 0 {
+		e := r.Errors[0]
+		where := ""
+		if e.Location != nil {
+			where = fmt.Sprintf(" (line %d: %s)", e.Location.Line, e.Location.LineText)
+		}
+		return nil, fmt.Errorf("minifying: %s%s", e.Text, where)
+	}
+	return r.Code, nil
 }
 
 // joinFiles joins the files of list in dir, checking that every .js file
@@ -180,9 +221,10 @@ func stripComments(src []byte) []byte {
 	return b.Bytes()
 }
 
-// assemble wraps the loader as the classic script or as the ES module; test
-// marks the test build as such in its first line.
-func assemble(body, wasmExec []byte, module, test bool) []byte {
+// header is the comment the built files start with (minifying drops every
+// other): what the file is, its licence and Go's; test marks the test build
+// as such in its first line.
+func header(test bool) []byte {
 	var b bytes.Buffer
 	if test {
 		b.WriteString("// The TEST BUILD of modelcontext (jsbuild -test), with test hooks: not for pages.\n")
@@ -192,6 +234,12 @@ func assemble(body, wasmExec []byte, module, test bool) []byte {
 // wasm_exec.js (Copyright 2018 The Go Authors, BSD-style licence) and finds
 // modelcontext.wasm beside itself.
 `, mcp.Version)
+	return b.Bytes()
+}
+
+// assemble wraps the loader as the classic script or as the ES module.
+func assemble(body, wasmExec []byte, module bool) []byte {
+	var b bytes.Buffer
 	if module {
 		// A bundler that emits no module (esbuild's iife or cjs) turns
 		// import.meta into {}: the loader then finds the .wasm beside the
