@@ -72,6 +72,15 @@
 // that a repeat visit takes it from the cache without a round trip).
 // -contact-delay makes the first call later than the load event.
 //
+// # Busy DOM
+//
+// Last, -dom samples per variant time testdata/pagecost/busy.html's
+// workload (a page that rebuilds a table, changes a feed and sets cells'
+// text all the time, and two declarative resources' content now and then)
+// with the module's tag with and without data-declarative, in fresh tabs of
+// one Chromium, alternating which goes first: what watching the DOM for
+// declarative resources costs a busy page.
+//
 // Everything is written as JSON to -out (default testdata/out/pagecost.json),
 // and each Lighthouse report to -lhr-dir.
 package main
@@ -101,6 +110,7 @@ func main() {
 type options struct {
 	runs           int
 	answers        int
+	dom            int // busy-DOM samples per variant
 	pause          time.Duration
 	out            string
 	lhrDir         string
@@ -123,12 +133,13 @@ func parseFlags(args []string) (options, error) {
 	o.root = root
 	fl.IntVar(&o.runs, "runs", 3, "Lighthouse rounds (each runs every variant once)")
 	fl.IntVar(&o.answers, "answers", 5, "first-answer samples per variant (each a fresh profile: cold, then repeat visit)")
+	fl.IntVar(&o.dom, "dom", 9, "busy-DOM samples per variant (with and without data-declarative; 0: none)")
 	fl.DurationVar(&o.pause, "pause", 5*time.Second, "wait between the cold and the repeat visit (lets Chromium compile and cache the module)")
 	fl.StringVar(&o.out, "out", filepath.Join(root, "testdata", "out", "pagecost.json"), "write the results as JSON to this `file`")
 	fl.StringVar(&o.lhrDir, "lhr-dir", filepath.Join(root, "testdata", "out", "pagecost-lhr"), "write each Lighthouse report to this `folder`")
 	fl.StringVar(&o.mcpb, "mcpb", filepath.Join(root, "testdata", "mcpclient", "node_modules", "@mcp-b", "global", "dist", "index.iife.js"),
 		"MCP-B's @mcp-b/global as a script `file` (testdata/out/mcpb-global.js is make mcpclient's unminified bundle)")
-	fl.StringVar(&o.only, "only", "", `run one section: "lighthouse" or "answer"`)
+	fl.StringVar(&o.only, "only", "", `run one section: "lighthouse", "answer" or "dom"`)
 	fl.DurationVar(&o.rtt, "rtt", 0, "first answers: emulated round-trip time (with -down)")
 	fl.Float64Var(&o.down, "down", 0, "first answers: emulated download speed in `Mbit/s` (0: no throttling)")
 	fl.Float64Var(&o.cpu, "cpu", 0, "first answers: CPU slowdown `factor` (Lighthouse's mobile preset uses 4; 0: none)")
@@ -140,8 +151,8 @@ func parseFlags(args []string) (options, error) {
 	}
 	o.variants, o.answerVariants = splitList(*variants), splitList(*answerVariants)
 	if fl.NArg() > 0 || o.runs < 1 || o.answers < 0 || o.down < 0 || o.rtt < 0 || o.cpu < 0 || o.delay < 0 ||
-		(o.only != "" && o.only != "lighthouse" && o.only != "answer") || len(o.variants) < 1 {
-		return o, errors.New("usage: pagecost [-runs N] [-answers N] [-pause D] [-only lighthouse|answer] [-variants a,b] [-answer-variants a,b] " +
+		o.dom < 0 || (o.only != "" && o.only != "lighthouse" && o.only != "answer" && o.only != "dom") || len(o.variants) < 1 {
+		return o, errors.New("usage: pagecost [-runs N] [-answers N] [-pause D] [-dom N] [-only lighthouse|answer|dom] [-variants a,b] [-answer-variants a,b] " +
 			"[-rtt D -down Mbit/s] [-cpu F] [-contact-delay D] [-mcpb FILE] [-out FILE] [-lhr-dir DIR]")
 	}
 	for _, v := range append(slices.Clone(o.variants), o.answerVariants...) {
@@ -191,7 +202,7 @@ func run(args []string, stdout io.Writer) error {
 	defer srv.Close()
 
 	res := Results{Date: time.Now().UTC().Format(time.RFC3339), Runs: o.runs, CPUs: runtime.NumCPU(), LoadStart: loadAverage()}
-	if o.only != "answer" {
+	if o.only == "" || o.only == "lighthouse" {
 		lh, err := newLighthouse(o)
 		if err != nil {
 			return err
@@ -200,8 +211,13 @@ func run(args []string, stdout io.Writer) error {
 			return err
 		}
 	}
-	if o.only != "lighthouse" && o.answers > 0 {
+	if (o.only == "" || o.only == "answer") && o.answers > 0 {
 		if res.Answers, err = answerSection(srv.URL, o); err != nil {
+			return err
+		}
+	}
+	if (o.only == "" || o.only == "dom") && o.dom > 0 {
+		if res.DOM, err = domSection(srv.URL, o.dom); err != nil {
 			return err
 		}
 	}

@@ -15,6 +15,9 @@ func printResults(w io.Writer, res Results) {
 	if ans := res.Answers; ans != nil {
 		printAnswers(w, ans)
 	}
+	if d := res.DOM; d != nil {
+		printDOM(w, d)
+	}
 	if res.LoadStart != "" {
 		fmt.Fprintf(w, "\nmachine: %d cores, load average %s at the start, %s at the end (other work on the machine inflates main-thread work, and through it TBT, LCP and TTI)\n",
 			res.CPUs, res.LoadStart, res.LoadEnd)

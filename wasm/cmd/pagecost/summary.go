@@ -17,6 +17,7 @@ type Results struct {
 	LoadEnd    string             `json:"load_average_end,omitempty"`
 	Lighthouse *LighthouseResults `json:"lighthouse,omitempty"`
 	Answers    *AnswerResults     `json:"first_answer,omitempty"`
+	DOM        *DOMResults        `json:"busy_dom,omitempty"`
 	Targets    []Target           `json:"targets"`
 }
 
