@@ -33,6 +33,9 @@ type httpRelay struct {
 	logf        func(string, ...any)
 	now         func() time.Time
 	stop        chan struct{} // closed when the relay shuts down
+	// upgrade, when set, takes the requests (past the checks) that ask to
+	// upgrade to stdioUpgrade: the native host's stdio clients.
+	upgrade func(w http.ResponseWriter, r *http.Request)
 
 	mu       sync.Mutex
 	sessions map[string]*httpLane // 2025-11-25 sessions by Mcp-Session-Id
@@ -118,6 +121,10 @@ func (h *httpRelay) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if subtle.ConstantTimeCompare([]byte(token), []byte(h.secret)) != 1 {
 		w.Header().Set("WWW-Authenticate", `Bearer realm="modelcontext-relay"`)
 		refuse(w, http.StatusUnauthorized, "modelcontext: missing or wrong secret: use the URL the relay printed, or send Authorization: Bearer <the secret it printed>")
+		return
+	}
+	if h.upgrade != nil && r.Method == http.MethodGet && strings.EqualFold(r.Header.Get("Upgrade"), stdioUpgrade) {
+		h.upgrade(w, r)
 		return
 	}
 	switch r.Method {

@@ -18,6 +18,8 @@ import (
 )
 
 const usage = `usage: relay (--url URL | --attach ADDR [--tab ID|URL]) [--stdio | --http 127.0.0.1:PORT] [flags]
+       relay --extension [--wait 30s]
+       relay --install-native-host [--http 127.0.0.1:8765] [--user-data-dir DIR]
 
 Serves the MCP server of one browser tab (a page that loads modelcontext.js
 with data-mcp data-mcp-sessions) to MCP clients outside the browser.
@@ -30,6 +32,12 @@ with data-mcp data-mcp-sessions) to MCP clients outside the browser.
   --stdio            serve the client that started the relay, on stdin/stdout (default)
   --http ADDR        serve MCP's Streamable HTTP on a loopback ADDR, e.g. 127.0.0.1:8765;
                      prints the URL, with a secret, that clients must use
+  --extension        serve, over stdio, the tab the visitor exposes in the modelcontext
+                     extension (its native host, which Chrome starts, must be installed)
+  --install-native-host
+                     install the native host for Chromium and Chrome (or the profile
+                     --user-data-dir); it serves Streamable HTTP on --http and prints
+                     the client configurations
 `
 
 // Run is the relay command: main calls it with the command line (without
@@ -43,6 +51,14 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 			err = nil // interrupted while starting
 		}
 	}()
+	switch mode(args) {
+	case "native-host":
+		return runNativeHost(ctx, args, stdin, stdout, stderr)
+	case "install":
+		return runInstall(args, stdout)
+	case "extension":
+		return runExtensionClient(ctx, args, stdin, stdout, stderr)
+	}
 	fl := flag.NewFlagSet("relay", flag.ContinueOnError)
 	fl.SetOutput(io.Discard)
 	pageURL := fl.String("url", "", "")

@@ -38,6 +38,9 @@ type Tab struct {
 	stopFn   string
 	world    string
 	scriptID string
+	// postFn, when set, carries what post sends to the document ctxID
+	// instead of the DevTools protocol (the extension's native host).
+	postFn func(ctxID int64, channel string, payload []byte)
 
 	mu        sync.Mutex
 	sid       target.SessionID // the relay's DevTools session with the tab, once attached
@@ -511,6 +514,10 @@ func (t *Tab) post(channel string, payload []byte) {
 	if ctxID == 0 {
 		return
 	}
+	if t.postFn != nil {
+		t.postFn(ctxID, channel, payload)
+		return
+	}
 	c, _ := json.Marshal(channel)
 	p, _ := json.Marshal(string(payload))
 	params := map[string]any{"expression": "globalThis[" + string(mustJSON(t.sendFn)) + "](" + string(c) + "," + string(p) + ")", "silent": true}
@@ -601,7 +608,7 @@ func (t *Tab) close(ctx context.Context) {
 	t.mu.Lock()
 	ctxID, gone := t.ctxID, t.gone
 	t.mu.Unlock()
-	if gone != nil {
+	if gone != nil || t.cdp == nil {
 		return
 	}
 	sid := t.session()

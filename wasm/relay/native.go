@@ -1,0 +1,349 @@
+package relay
+
+import (
+	"context"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+)
+
+// The relay as the extension's native messaging host (--native-host).
+//
+// Chrome starts it when the extension first exposes a tab
+// (chrome.runtime.connectNative), with the caller's origin as its argument,
+// and talks to it on stdin and stdout: each message is JSON preceded by its
+// length, 4 bytes in native byte order. The host serves the exposed tab to
+// desktop clients on a loopback address, with the secret that
+// --install-native-host wrote: Streamable HTTP at /mcp, and stdio clients
+// (`relay --extension`, started by the desktop client) that upgrade a GET
+// of /mcp to a plain stream of newline-delimited JSON-RPC.
+//
+// Its messages with the extension (all have "type"):
+//
+//	host → extension  {"type":"hello","prefix":P}          the relay's sub-channels are "mcp-default/P-…"
+//	                  {"type":"post","doc":N,"channel":C,"text":T}   post T (JSON text) on C in document N
+//	                  {"type":"status","sessions":N}       client sessions open
+//	extension → host  {"type":"page","doc":N,"url":U}      document N of the exposed tab serves MCP
+//	                  {"type":"gone","doc":N}              it went away (a reload, a navigation, another tab chosen)
+//	                  {"type":"msg","doc":N,"channel":C,"text":T}    the page posted T on C
+//
+// Document numbers play the part of the DevTools execution contexts of the
+// CDP path: the same [Tab] logic finds the page's server, re-establishes
+// sessions after a reload or a tab switch, and tells the clients.
+
+// nativeHostName is the host's name in its manifest and in the extension's
+// connectNative call (js/extension/background.js).
+const nativeHostName = "com.github.modelcontext_go.relay"
+
+// stdioUpgrade is the protocol a stdio client's GET upgrades to.
+const stdioUpgrade = "modelcontext-stdio"
+
+// Chrome's limits on native messages: 1 MB to the extension, 64 MiB from it.
+const (
+	maxToExtension   = 1 << 20
+	maxFromExtension = 64 << 20
+)
+
+// hostConfig is what --install-native-host writes (relay.json in the
+// configuration directory, mode 0600).
+type hostConfig struct {
+	HTTP   string `json:"http"`   // the loopback address the host listens on
+	Secret string `json:"secret"` // clients must hold it
+}
+
+// hostRunning is what the running host writes (native-host.json, 0600)
+// for stdio clients to find it; it is removed when the host exits.
+type hostRunning struct {
+	URL string `json:"url"` // http://ADDR/mcp/SECRET
+	PID int    `json:"pid"`
+}
+
+const (
+	configFile  = "relay.json"
+	runningFile = "native-host.json"
+	hostLogFile = "native-host.log"
+)
+
+// defaultConfigDir is where the host's files live: modelcontext under the
+// user's configuration directory (~/.config on Linux, ~/Library/Application
+// Support on macOS).
+func defaultConfigDir() (string, error) {
+	d, err := os.UserConfigDir()
+	if err != nil {
+		return "", fmt.Errorf("modelcontext: %w; pass --config-dir", err)
+	}
+	return filepath.Join(d, "modelcontext"), nil
+}
+
+func readHostConfig(dir string) (hostConfig, error) {
+	var c hostConfig
+	b, err := os.ReadFile(filepath.Join(dir, configFile))
+	if err != nil {
+		return c, fmt.Errorf("modelcontext: %w: run `relay --install-native-host` first", err)
+	}
+	if err := json.Unmarshal(b, &c); err != nil || c.Secret == "" || c.HTTP == "" {
+		return c, fmt.Errorf("modelcontext: %s is not the relay's configuration: run `relay --install-native-host` again", filepath.Join(dir, configFile))
+	}
+	return c, nil
+}
+
+// writePrivate writes b to path, readable only by the user.
+func writePrivate(path string, b []byte, mode os.FileMode) error {
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, b, mode); err != nil {
+		return err
+	}
+	if err := os.Chmod(tmp, mode); err != nil {
+		return err
+	}
+	return os.Rename(tmp, path)
+}
+
+// hostMessage is one native message, either way.
+type hostMessage struct {
+	Type     string `json:"type"`
+	Doc      int64  `json:"doc,omitempty"`
+	URL      string `json:"url,omitempty"`
+	Channel  string `json:"channel,omitempty"`
+	Text     string `json:"text,omitempty"`
+	Prefix   string `json:"prefix,omitempty"`
+	Sessions *int   `json:"sessions,omitempty"`
+}
+
+// readNative reads one native message.
+func readNative(r io.Reader) ([]byte, error) {
+	var n [4]byte
+	if _, err := io.ReadFull(r, n[:]); err != nil {
+		return nil, err
+	}
+	size := binary.NativeEndian.Uint32(n[:])
+	if size > maxFromExtension {
+		return nil, fmt.Errorf("modelcontext: a native message of %d bytes (at most %d)", size, maxFromExtension)
+	}
+	b := make([]byte, size)
+	_, err := io.ReadFull(r, b)
+	if errors.Is(err, io.EOF) {
+		err = io.ErrUnexpectedEOF
+	}
+	return b, err
+}
+
+// writeNative writes one native message.
+func writeNative(w io.Writer, b []byte) error {
+	buf := make([]byte, 4, 4+len(b))
+	binary.NativeEndian.PutUint32(buf, uint32(len(b)))
+	_, err := w.Write(append(buf, b...))
+	return err
+}
+
+// runNativeHost is Run with --native-host (or when Chrome passes the
+// caller's origin first): args hold the launcher's flags, then Chrome's
+// arguments.
+func runNativeHost(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) (err error) {
+	fl := flag.NewFlagSet("relay", flag.ContinueOnError)
+	fl.SetOutput(io.Discard)
+	fl.Bool("native-host", false, "")
+	dirFlag := fl.String("config-dir", "", "")
+	wait := fl.Duration("wait", 30*time.Second, "")
+	maxSessions := fl.Int("max-sessions", 8, "")
+	idle := fl.Duration("idle", 30*time.Minute, "")
+	if err := fl.Parse(args); err != nil {
+		return fmt.Errorf("modelcontext: --native-host: %v", err)
+	}
+	origin := fl.Arg(0)
+	if origin != extensionOrigin {
+		return fmt.Errorf("modelcontext: the native host answers only the modelcontext extension (%s), not %q: Chrome starts it for that extension, with its origin as the argument", extensionOrigin, origin)
+	}
+	dir := *dirFlag
+	if dir == "" {
+		var err error
+		if dir, err = defaultConfigDir(); err != nil {
+			return err
+		}
+	}
+	cfg, err := readHostConfig(dir)
+	if err != nil {
+		return err
+	}
+	// Chrome shows nothing of the host's stderr, and may have closed it (a
+	// write would then end the host with SIGPIPE): the log goes to a file
+	// beside the host's others.
+	if f, err := os.OpenFile(filepath.Join(dir, hostLogFile), os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600); err == nil {
+		defer f.Close()
+		stderr = f
+	}
+	var logMu sync.Mutex
+	logf := func(format string, a ...any) {
+		logMu.Lock()
+		defer logMu.Unlock()
+		fmt.Fprintf(stderr, "modelcontext: relay: native host: "+format+"\n", a...)
+	}
+	defer func() {
+		if err != nil {
+			logf("%v", err)
+		}
+	}()
+	ln, err := listenLoopback(cfg.HTTP)
+	if err != nil {
+		return err
+	}
+	defer ln.Close()
+
+	out := newQueue[[]byte]()
+	written := make(chan struct{})
+	go func() {
+		defer close(written)
+		for {
+			b, ok := out.pop()
+			if !ok {
+				return
+			}
+			if err := writeNative(stdout, b); err != nil {
+				logf("writing to the browser: %v", err)
+			}
+		}
+	}()
+	send := func(m hostMessage) {
+		b, _ := json.Marshal(m)
+		if len(b) > maxToExtension {
+			logf("a message of %d bytes for the page was dropped: the browser takes at most %d from the host", len(b), maxToExtension)
+			return
+		}
+		out.push(b)
+	}
+	defer func() { out.close(); <-written }()
+
+	tab := newTab(nil, "", "mcp-default", *wait, logf)
+	tab.postFn = func(doc int64, channel string, payload []byte) {
+		send(hostMessage{Type: "post", Doc: doc, Channel: channel, Text: string(payload)})
+	}
+	send(hostMessage{Type: "hello", Prefix: tab.prefix})
+
+	hctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	h := newHTTPRelay(tab.openSession, cfg.Secret, ln.Addr(), nil, *maxSessions, *idle, logf)
+	var bridges sync.WaitGroup
+	h.upgrade = func(w http.ResponseWriter, r *http.Request) { serveBridge(hctx, tab, w, &bridges, logf) }
+	url := "http://" + ln.Addr().String() + "/mcp/" + cfg.Secret
+	running := filepath.Join(dir, runningFile)
+	b, _ := json.Marshal(hostRunning{URL: url, PID: os.Getpid()})
+	if err := writePrivate(running, b, 0o600); err != nil {
+		return fmt.Errorf("modelcontext: %w", err)
+	}
+	defer os.Remove(running)
+	logf("started for %s; serving MCP at http://%s/mcp (Streamable HTTP, and stdio clients: relay --extension)", origin, ln.Addr())
+
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ln) }()
+	go h.sweepEvery(min(*idle/4, time.Minute))
+
+	// The extension's messages.
+	read := make(chan error, 1)
+	go func() {
+		for {
+			b, err := readNative(stdin)
+			if err != nil {
+				read <- err
+				return
+			}
+			var m hostMessage
+			if err := json.Unmarshal(b, &m); err != nil {
+				logf("a message from the browser is not JSON: %.100s", b)
+				continue
+			}
+			switch m.Type {
+			case "page":
+				if m.Doc > 0 {
+					logf("the visitor exposed %s", m.URL)
+					tab.newDocument(m.Doc, m.URL)
+				}
+			case "gone":
+				tab.mu.Lock()
+				current := m.Doc != 0 && m.Doc == tab.ctxID
+				tab.mu.Unlock()
+				if current {
+					tab.documentGone()
+				}
+			case "msg":
+				tab.onBinding(m.Doc, m.Channel+"\n"+m.Text)
+			}
+		}
+	}()
+
+	// The sessions the popup shows.
+	tick := time.NewTicker(250 * time.Millisecond)
+	defer tick.Stop()
+	last := -1
+serving:
+	for {
+		select {
+		case err = <-read:
+			if errors.Is(err, io.EOF) {
+				err = nil
+				logf("the browser closed the connection (the visitor stopped exposing the tab, or closed it or the browser)")
+			}
+			break serving
+		case err = <-served:
+			break serving
+		case <-ctx.Done():
+			break serving
+		case <-tick.C:
+			if n := tab.Lanes(); n != last {
+				last = n
+				send(hostMessage{Type: "status", Sessions: &n})
+			}
+		}
+	}
+	tab.lost(errors.New("modelcontext: the browser stopped exposing the tab (the visitor stopped it, or closed the tab or the browser); connect again once a tab is exposed"))
+	h.close()
+	cancel()
+	sctx, scancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer scancel()
+	srv.Shutdown(sctx)
+	bridges.Wait()
+	tab.close(sctx)
+	if errors.Is(err, http.ErrServerClosed) {
+		err = nil
+	}
+	return err
+}
+
+// serveBridge serves one stdio client (relay --extension) on the
+// connection its GET upgraded: newline-delimited JSON-RPC both ways, as
+// over the relay's own stdin and stdout.
+func serveBridge(ctx context.Context, tab *Tab, w http.ResponseWriter, wg *sync.WaitGroup, logf func(string, ...any)) {
+	hj, ok := w.(http.Hijacker)
+	if !ok {
+		refuse(w, http.StatusInternalServerError, "modelcontext: this connection cannot be upgraded")
+		return
+	}
+	conn, rw, err := hj.Hijack()
+	if err != nil {
+		return
+	}
+	wg.Add(1)
+	defer wg.Done()
+	defer conn.Close()
+	rw.WriteString("HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\nUpgrade: " + stdioUpgrade + "\r\n\r\n")
+	if rw.Flush() != nil {
+		return
+	}
+	conn.SetDeadline(time.Time{})
+	logf("a stdio client connected")
+	err = serveStdio(ctx, tab, rw.Reader, conn)
+	if err != nil && !errors.Is(err, net.ErrClosed) {
+		logf("a stdio client's connection ended: %v", err)
+	} else {
+		logf("a stdio client left")
+	}
+}
