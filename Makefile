@@ -235,8 +235,30 @@ $(RELAY_TOOLS): testdata/relay/package-lock.json
 	cd testdata/relay && npm ci --no-audit --no-fund
 	@touch $@
 
-test-relay: build build-test test-deps relay-tools
+test-relay: build build-test test-deps relay-tools extension
 	CHROMIUM="$(BIN)/chromium" $(GO) test -race -count=1 ./wasm/relay/... ./wasm/cmd/relay/...
+
+# extension: the browser extension (js/extension), unpacked in
+# dist/extension/ for chrome://extensions' "Load unpacked", its manifest
+# stamped with the commit it was built from. native-host builds the relay
+# into dist/relay and installs it as the extension's native messaging host
+# for Chromium and Chrome (relay --install-native-host; HOST_ADDR is the
+# loopback address it serves Streamable HTTP on).
+.PHONY: extension native-host
+EXTENSION_SOURCES := $(wildcard js/extension/*)
+HOST_ADDR ?= 127.0.0.1:8765
+
+extension: dist/extension/manifest.json
+
+dist/extension/manifest.json: $(EXTENSION_SOURCES)
+	@rm -rf dist/extension && mkdir -p dist/extension
+	cp $(filter-out js/extension/manifest.json,$(EXTENSION_SOURCES)) dist/extension/
+	sed 's|"version": "\([^"]*\)",|"version": "\1", "version_name": "\1 ($(shell git describe --always --dirty 2>/dev/null || echo unknown))",|' js/extension/manifest.json > $@
+
+native-host: extension
+	@mkdir -p dist
+	$(GO) build -o dist/relay ./wasm/cmd/relay
+	dist/relay --install-native-host --http $(HOST_ADDR)
 
 fuzz:
 	$(MAKE) test-host FUZZTIME=6000000x

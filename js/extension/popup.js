@@ -1,0 +1,57 @@
+// popup.js: the tabs that serve resources, which one (if any) desktop
+// agents are connected to, and the visitor's choice: one click exposes one
+// tab, another stops.
+
+const $ = (/** @type {string} */ id) => /** @type {HTMLElement} */ (document.getElementById(id));
+
+/** @param {any} s */
+function render(s) {
+  const list = $("tabs");
+  list.replaceChildren();
+  for (const t of s.tabs) {
+    const li = document.createElement("li");
+    li.dataset.url = t.url;
+    const page = document.createElement("div");
+    page.className = "page";
+    const title = document.createElement("div");
+    title.className = "title";
+    title.textContent = t.title || t.url;
+    const url = document.createElement("div");
+    url.className = "url";
+    url.textContent = t.url;
+    page.append(title, url);
+    li.append(page);
+    if (s.exposed && s.exposed.tabId === t.tabId) {
+      li.className = "exposed";
+      const b = document.createElement("span");
+      b.textContent = "exposed";
+      li.append(b);
+    } else {
+      const b = document.createElement("button");
+      b.className = "expose";
+      b.textContent = s.exposed ? "Expose this one instead" : "Expose to desktop agents";
+      b.addEventListener("click", () => send({ type: "expose", tabId: t.tabId }));
+      li.append(b);
+    }
+    list.append(li);
+  }
+  $("empty").hidden = s.tabs.length > 0;
+  $("stop").hidden = !s.exposed;
+  const status = $("status");
+  if (!s.exposed) status.textContent = "No tab is exposed: desktop agents see nothing.";
+  else if (!s.exposed.attached) status.textContent = "Exposing " + s.exposed.url + ": waiting for the page (and the relay).";
+  else status.textContent = "Exposing " + s.exposed.url + " to desktop agents: " + s.sessions + " client session(s).";
+  status.dataset.sessions = String(s.exposed && s.exposed.attached ? s.sessions : -1);
+  const err = $("error");
+  err.hidden = !(s.error);
+  err.textContent = s.error ? "The relay: " + s.error : "";
+}
+
+/** @param {any} m */
+async function send(m) {
+  render(await chrome.runtime.sendMessage(m));
+}
+
+$("stop").addEventListener("click", () => send({ type: "stop" }));
+send({ type: "state" });
+setInterval(() => send({ type: "state" }), 500);
