@@ -53,30 +53,34 @@ func TestConformance(t *testing.T) {
 	p := openPage(t, "")
 	r := startRelay(t, append(p.attachArgs(), "--http", "127.0.0.1:0")...)
 	for _, sc := range conformanceScenarios {
-		t.Run(sc, func(t *testing.T) {
-			out := t.TempDir()
-			cmd := npmTool(t, "conformance", "server", "--url", r.url, "--scenario", sc, "-o", out)
-			var log bytes.Buffer
-			cmd.Stdout, cmd.Stderr = &log, &log
-			runErr := cmd.Run()
-			checks, err := readChecks(out)
-			if err != nil {
-				t.Fatalf("%v (exit: %v)\n%s", err, runErr, log.String())
-			}
-			passed := 0
-			for _, c := range checks {
-				if c.Status == "SUCCESS" {
-					passed++
-				} else {
-					t.Errorf("check %s: %s %s", c.ID, c.Status, c.ErrorMessage)
-				}
-			}
-			if runErr != nil || len(checks) == 0 {
-				t.Errorf("conformance %s: %v, %d checks\n%s", sc, runErr, len(checks), log.String())
-			}
-			t.Logf("%s: %d/%d checks passed", sc, passed, len(checks))
-		})
+		t.Run(sc, func(t *testing.T) { runConformance(t, r.url, sc) })
 	}
+}
+
+// runConformance runs the scenario sc against the MCP endpoint u; every
+// check must pass.
+func runConformance(t *testing.T, u, sc string) {
+	out := t.TempDir()
+	cmd := npmTool(t, "conformance", "server", "--url", u, "--scenario", sc, "-o", out)
+	var log bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &log, &log
+	runErr := cmd.Run()
+	checks, err := readChecks(out)
+	if err != nil {
+		t.Fatalf("%v (exit: %v)\n%s", err, runErr, log.String())
+	}
+	passed := 0
+	for _, c := range checks {
+		if c.Status == "SUCCESS" {
+			passed++
+		} else {
+			t.Errorf("check %s: %s %s", c.ID, c.Status, c.ErrorMessage)
+		}
+	}
+	if runErr != nil || len(checks) == 0 {
+		t.Errorf("conformance %s: %v, %d checks\n%s", sc, runErr, len(checks), log.String())
+	}
+	t.Logf("%s: %d/%d checks passed", sc, passed, len(checks))
 }
 
 type check struct {

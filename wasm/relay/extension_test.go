@@ -1,0 +1,327 @@
+package relay
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/modelcontext-go/modelcontext/wasm/internal/browsertest"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// The extension's tests: a headless Chromium of their own with the
+// extension loaded (--load-extension dist/extension, make extension) and
+// the native host installed in its profile (<user data dir>/NativeMessagingHosts,
+// by the relay's --install-native-host). Pages come from browsertest's
+// server; the visitor's click is a click on the popup's button, with the
+// popup page open in a tab. Clients connect to the host Chrome started: the
+// stdio client (relay --extension, run in this process) and Streamable HTTP
+// at the URL the host wrote.
+
+// extBrowser is that browser.
+type extBrowser struct {
+	*browsertest.Browser
+	t       *testing.T
+	cfg     string // the host's configuration directory
+	profile string
+}
+
+var relayBinary struct {
+	once sync.Once
+	path string
+	err  error
+}
+
+// buildRelay builds wasm/cmd/relay once per test binary (Chrome starts it).
+func buildRelay(t *testing.T) string {
+	t.Helper()
+	relayBinary.once.Do(func() {
+		dir, err := os.MkdirTemp("", "relay-ext-bin-")
+		if err != nil {
+			relayBinary.err = err
+			return
+		}
+		relayBinary.path = filepath.Join(dir, "relay")
+		cmd := exec.Command("go", "build", "-o", relayBinary.path, "./wasm/cmd/relay")
+		cmd.Dir = browsertest.RepoRoot()
+		if out, err := cmd.CombinedOutput(); err != nil {
+			relayBinary.err = fmt.Errorf("go build ./wasm/cmd/relay: %v\n%s", err, out)
+		}
+	})
+	if relayBinary.err != nil {
+		t.Fatal(relayBinary.err)
+	}
+	return relayBinary.path
+}
+
+func newExtBrowser(t *testing.T) *extBrowser {
+	t.Helper()
+	requireBuild(t)
+	ext := filepath.Join(browsertest.RepoRoot(), "dist", "extension")
+	if _, err := os.Stat(filepath.Join(ext, "manifest.json")); err != nil {
+		t.Fatal("dist/extension missing: run make extension")
+	}
+	bin := buildRelay(t)
+	profile, err := os.MkdirTemp("", "relay-ext-profile-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := t.TempDir()
+	install := exec.Command(bin, "--install-native-host", "--config-dir", cfg, "--user-data-dir", profile, "--http", "127.0.0.1:0")
+	out, err := install.CombinedOutput()
+	if err != nil {
+		t.Fatalf("relay --install-native-host: %v\n%s", err, out)
+	}
+	b, err := browsertest.NewBrowserWith(browsertest.Options{Flags: map[string]any{
+		"headless":                  "new",
+		"user-data-dir":             profile,
+		"disable-extensions":        false,
+		"load-extension":            ext,
+		"disable-extensions-except": ext,
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	eb := &extBrowser{Browser: b, t: t, cfg: cfg, profile: profile}
+	t.Cleanup(func() {
+		b.Close()
+		time.Sleep(200 * time.Millisecond) // the host exits when the browser does
+		os.RemoveAll(profile)
+		if t.Failed() {
+			if log, err := os.ReadFile(filepath.Join(cfg, hostLogFile)); err == nil {
+				t.Logf("the native host's log:\n%s", log)
+			}
+		}
+	})
+	return eb
+}
+
+// page opens path (of browsertest's server) in a new tab of b.
+func (b *extBrowser) page(path string) *page {
+	t := b.t
+	t.Helper()
+	u := browsertest.URL(t, path)
+	tab := b.Tab(t)
+	tab.Timeout = timeout
+	tab.Navigate(u)
+	return &page{Tab: tab, t: t, url: u}
+}
+
+// popup opens the extension's popup page in a tab.
+func (b *extBrowser) popup() *browsertest.Tab {
+	b.t.Helper()
+	tab := b.Tab(b.t)
+	tab.Timeout = timeout
+	tab.Navigate("chrome-extension://" + ExtensionID + "/popup.html")
+	return tab
+}
+
+// waitPopup waits until cond (JavaScript, on the popup's document) holds.
+func waitPopup(pop *browsertest.Tab, cond string) {
+	pop.TB().Helper()
+	err := pop.TryEval(`(async () => { for (;;) { if (`+cond+`) return true; await new Promise((r) => setTimeout(r, 20)); } })()`, nil)
+	if err != nil {
+		var text string
+		pop.TryEval(`document.body.innerText`, &text)
+		pop.TB().Fatalf("%v\nthe popup shows:\n%s", err, text)
+	}
+}
+
+func listed(u string) string {
+	return fmt.Sprintf(`[...document.querySelectorAll("#tabs li")].some((li) => li.dataset.url === %q)`, u)
+}
+
+// expose clicks the popup's button for the tab showing u, and waits until
+// the host has the page.
+func expose(pop *browsertest.Tab, u string) {
+	waitPopup(pop, fmt.Sprintf(`[...document.querySelectorAll("#tabs li")].find((li) => li.dataset.url === %q)?.querySelector("button.expose")`, u))
+	pop.Eval(fmt.Sprintf(`[...document.querySelectorAll("#tabs li")].find((li) => li.dataset.url === %q).querySelector("button.expose").click()`, u), nil)
+	waitPopup(pop, fmt.Sprintf(`document.querySelector("#tabs li.exposed")?.dataset.url === %q && document.getElementById("status").dataset.sessions !== "-1"`, u))
+}
+
+// stdioClient starts relay --extension in this process and connects a Go
+// SDK client to it.
+func (b *extBrowser) stdioClient(version string) (*relayRun, *client) {
+	r := startRelay(b.t, "--extension", "--config-dir", b.cfg)
+	return r, connectStdio(b.t, r, version)
+}
+
+// hostURL is the Streamable HTTP URL the running host wrote.
+func (b *extBrowser) hostURL() string {
+	b.t.Helper()
+	deadline := time.Now().Add(timeout)
+	for {
+		data, err := os.ReadFile(filepath.Join(b.cfg, runningFile))
+		var run hostRunning
+		if err == nil && json.Unmarshal(data, &run) == nil && run.URL != "" {
+			return run.URL
+		}
+		if time.Now().After(deadline) {
+			b.t.Fatalf("the native host wrote no %s: %v", runningFile, err)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+func (b *extBrowser) httpClient(version string) *client {
+	return connectHTTP(b.t, &relayRun{url: b.hostURL(), stderr: &syncBuffer{}}, version)
+}
+
+// TestExtension: the visitor exposes one tab in the popup; a stdio client
+// and a Streamable HTTP client (each in a session of its own) list, read and
+// subscribe, and see a push the page makes. A page that did not opt in is
+// never posted to and never listed, though the content script was there.
+func TestExtension(t *testing.T) {
+	b := newExtBrowser(t)
+	optout := b.page("/extension-optout.html?test=" + url.QueryEscape(t.Name()))
+	p := b.page("/relay.html?test=" + url.QueryEscape(t.Name()))
+	pop := b.popup()
+	waitPopup(pop, listed(p.url))
+	var sessions int
+	p.Eval(`relayTest.sessions()`, &sessions)
+	if sessions != 0 {
+		t.Fatalf("before the click, the page has %d sessions", sessions)
+	}
+	expose(pop, p.url)
+
+	_, c := b.stdioClient(legacy)
+	res, err := c.ListResources(c.ctx(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var uris []string
+	for _, r := range res.Resources {
+		uris = append(uris, r.URI)
+	}
+	if !strings.Contains(strings.Join(uris, " "), "test://static-text") {
+		t.Fatalf("resources/list: %v", uris)
+	}
+	if got := c.read("test://static-text"); got != "This is the content of the static text resource." {
+		t.Fatalf("read: %q", got)
+	}
+	if err := c.Subscribe(c.ctx(), &mcp.SubscribeParams{URI: "test://watched-resource"}); err != nil {
+		t.Fatal(err)
+	}
+	p.bump("watched-resource")
+	if u := c.nextUpdate(); u != "test://watched-resource" {
+		t.Fatalf("updated %s", u)
+	}
+	if got := c.read("test://watched-resource"); got != `{"watched-resource":1}` {
+		t.Fatalf("read after the push: %s", got)
+	}
+
+	// A second client, over HTTP, in both revisions: sessions of their own.
+	h := b.httpClient(legacy)
+	if got := h.read("test://a"); got != `{"a":0}` {
+		t.Fatalf("HTTP read: %s", got)
+	}
+	m := b.httpClient(modern)
+	if got := m.read("test://b"); got != `{"b":0}` {
+		t.Fatalf("HTTP %s read: %s", modern, got)
+	}
+	p.Eval(`relayTest.sessions()`, &sessions)
+	if sessions < 3 {
+		t.Errorf("the page serves %d sessions for 3 clients", sessions)
+	}
+	var channels int
+	p.Eval(`new Set(relayTest.wire.filter((e) => e.direction === "client-to-server" && e.payload && e.payload.method === "resources/read").map((e) => e.channel)).size`, &channels)
+	if channels != 3 {
+		t.Errorf("3 clients read on %d sub-channels", channels)
+	}
+	waitPopup(pop, `Number(document.getElementById("status").dataset.sessions) >= 3`)
+
+	// The page that did not opt in: nothing was posted to it, and the
+	// extension does not list it. Then it opts in, and is listed: the
+	// content script was there, listening, all along.
+	var seen int
+	optout.Eval(`seen.length`, &seen)
+	if seen != 0 {
+		var all any
+		optout.Eval(`seen`, &all)
+		t.Errorf("the page that did not opt in received %d messages: %v", seen, all)
+	}
+	var listedOut bool
+	pop.Eval(listed(optout.url), &listedOut)
+	if listedOut {
+		t.Errorf("the popup lists the page that did not opt in")
+	}
+	optout.Eval(`document.modelContext.serveMCP({sessions: true}), true`, nil)
+	waitPopup(pop, listed(optout.url))
+	var firstSeen any
+	optout.Eval(`seen.map((d) => d && d.direction)`, &firstSeen)
+	t.Logf("once it opted in, the page saw: %v", firstSeen)
+}
+
+// TestExtensionReloadAndSwitch: a reload of the exposed tab, and the
+// visitor exposing another tab, each end in notifications to the client
+// (its subscription may have changed), then reads reach the page now
+// exposed; stopping ends the stdio client's connection with an error.
+func TestExtensionReloadAndSwitch(t *testing.T) {
+	b := newExtBrowser(t)
+	p := b.page("/relay.html?test=" + url.QueryEscape(t.Name()) + "&tab=1")
+	q := b.page("/relay.html?test=" + url.QueryEscape(t.Name()) + "&tab=2")
+	pop := b.popup()
+	expose(pop, p.url)
+	r, c := b.stdioClient(legacy)
+	if err := c.Subscribe(c.ctx(), &mcp.SubscribeParams{URI: "test://watched-resource"}); err != nil {
+		t.Fatal(err)
+	}
+	p.bump("watched-resource")
+	if got := c.nextUpdate(); got != "test://watched-resource" {
+		t.Fatal(got)
+	}
+
+	p.Navigate(p.url) // a reload
+	if got := c.nextUpdate(); got != "test://watched-resource" {
+		t.Fatalf("after the reload: %s", got)
+	}
+	if got := c.read("test://watched-resource"); got != `{"watched-resource":0}` {
+		t.Fatalf("read after the reload: %s", got)
+	}
+	p.bump("watched-resource")
+	if got := c.nextUpdate(); got != "test://watched-resource" {
+		t.Fatalf("a push after the reload: %s", got)
+	}
+
+	q.bump("watched-resource")
+	q.bump("watched-resource")
+	expose(pop, q.url)
+	if got := c.nextUpdate(); got != "test://watched-resource" {
+		t.Fatalf("after the switch: %s", got)
+	}
+	if got := c.read("test://watched-resource"); got != `{"watched-resource":2}` {
+		t.Fatalf("read after the switch (the other tab's count is 2): %s", got)
+	}
+	q.bump("watched-resource")
+	if got := c.nextUpdate(); got != "test://watched-resource" {
+		t.Fatalf("a push in the tab now exposed: %s", got)
+	}
+
+	pop.Eval(`document.getElementById("stop").click()`, nil)
+	err := r.wait()
+	if err == nil || !strings.Contains(err.Error(), "stopped exposing") {
+		t.Errorf("after Stop, the stdio client ended with %v", err)
+	}
+	r.err = nil
+	waitPopup(pop, `!document.querySelector("#tabs li.exposed")`)
+}
+
+// TestExtensionConformance runs the official conformance suite's resources
+// scenarios against the native host's Streamable HTTP endpoint.
+func TestExtensionConformance(t *testing.T) {
+	b := newExtBrowser(t)
+	p := b.page("/relay.html?test=" + url.QueryEscape(t.Name()))
+	pop := b.popup()
+	expose(pop, p.url)
+	u := b.hostURL()
+	for _, sc := range conformanceScenarios {
+		t.Run(sc, func(t *testing.T) { runConformance(t, u, sc) })
+	}
+}
