@@ -57,6 +57,9 @@ func mode(args []string) string {
 		return "native-host"
 	}
 	for _, a := range args {
+		if !strings.HasPrefix(a, "-") {
+			continue // a flag's value
+		}
 		switch strings.TrimLeft(a, "-") {
 		case "native-host":
 			return "native-host"

@@ -28,7 +28,7 @@ import (
 // extBrowser is that browser.
 type extBrowser struct {
 	*browsertest.Browser
-	t       *testing.T
+	t       testing.TB
 	cfg     string // the host's configuration directory
 	profile string
 }
@@ -40,7 +40,7 @@ var relayBinary struct {
 }
 
 // buildRelay builds wasm/cmd/relay once per test binary (Chrome starts it).
-func buildRelay(t *testing.T) string {
+func buildRelay(t testing.TB) string {
 	t.Helper()
 	relayBinary.once.Do(func() {
 		dir, err := os.MkdirTemp("", "relay-ext-bin-")
@@ -61,7 +61,7 @@ func buildRelay(t *testing.T) string {
 	return relayBinary.path
 }
 
-func newExtBrowser(t *testing.T) *extBrowser {
+func newExtBrowser(t testing.TB) *extBrowser {
 	t.Helper()
 	requireBuild(t)
 	ext := filepath.Join(browsertest.RepoRoot(), "dist", "extension")
@@ -73,7 +73,10 @@ func newExtBrowser(t *testing.T) *extBrowser {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := t.TempDir()
+	cfg, err := os.MkdirTemp("", "relay-ext-config-")
+	if err != nil {
+		t.Fatal(err)
+	}
 	install := exec.Command(bin, "--install-native-host", "--config-dir", cfg, "--user-data-dir", profile, "--http", "127.0.0.1:0")
 	out, err := install.CombinedOutput()
 	if err != nil {
@@ -94,6 +97,7 @@ func newExtBrowser(t *testing.T) *extBrowser {
 		b.Close()
 		time.Sleep(200 * time.Millisecond) // the host exits when the browser does
 		os.RemoveAll(profile)
+		defer os.RemoveAll(cfg)
 		if t.Failed() {
 			if log, err := os.ReadFile(filepath.Join(cfg, hostLogFile)); err == nil {
 				t.Logf("the native host's log:\n%s", log)
@@ -323,5 +327,39 @@ func TestExtensionConformance(t *testing.T) {
 	u := b.hostURL()
 	for _, sc := range conformanceScenarios {
 		t.Run(sc, func(t *testing.T) { runConformance(t, u, sc) })
+	}
+}
+
+// BenchmarkExtensionRead: BenchmarkRead's round trip (resources/read by the
+// Go SDK's client, 2025-11-25), through the extension and its native host
+// instead of the DevTools protocol: client → relay --extension → host →
+// Chrome's native messaging → the background → the content script → the
+// page, and back.
+func BenchmarkExtensionRead(b *testing.B) {
+	for _, tr := range []string{"stdio", "http"} {
+		b.Run(tr, func(b *testing.B) {
+			eb := newExtBrowser(b)
+			p := eb.page("/relay.html?bench=extension-read")
+			expose(eb.popup(), p.url)
+			var c *client
+			if tr == "stdio" {
+				_, c = eb.stdioClient(legacy)
+			} else {
+				c = eb.httpClient(legacy)
+			}
+			params := &mcp.ReadResourceParams{URI: "test://static-text"}
+			for range 20 { // warm up
+				c.read(params.URI)
+			}
+			samples := make([]time.Duration, 0, b.N)
+			for range b.N {
+				start := time.Now()
+				if _, err := c.ReadResource(c.ctx(), params); err != nil {
+					b.Fatal(err)
+				}
+				samples = append(samples, time.Since(start))
+			}
+			report(b, samples, "µs", time.Microsecond)
+		})
 	}
 }
