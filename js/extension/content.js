@@ -44,6 +44,10 @@
   addEventListener("message", listener);
 
   function connect() {
+    if (!chrome.runtime?.id) {
+      removeEventListener("message", listener); // the extension was removed or reloaded
+      return;
+    }
     try {
       port = chrome.runtime.connect({ name: "modelcontext-page" });
     } catch {

@@ -190,8 +190,8 @@ func TestExtension(t *testing.T) {
 	waitPopup(pop, listed(p.url))
 	var sessions int
 	p.Eval(`relayTest.sessions()`, &sessions)
-	if sessions != 0 {
-		t.Fatalf("before the click, the page has %d sessions", sessions)
+	if n := p.mark(); sessions != 0 || n != 0 {
+		t.Fatalf("before the click, the page has %d sessions, and saw %d envelopes on sub-channels", sessions, n)
 	}
 	expose(pop, p.url)
 

@@ -104,6 +104,15 @@ func TestNativeHostOrigin(t *testing.T) {
 	}
 }
 
+// TestExtensionClientNoHost: relay --extension when no tab is exposed (the
+// host is not running) waits --wait, then says what to do.
+func TestExtensionClientNoHost(t *testing.T) {
+	err := Run(context.Background(), []string{"--extension", "--config-dir", t.TempDir(), "--wait", "300ms"}, strings.NewReader(""), io.Discard, io.Discard)
+	if err == nil || !strings.Contains(err.Error(), "no tab is exposed") || !strings.Contains(err.Error(), "expose a tab") {
+		t.Errorf("got %v", err)
+	}
+}
+
 // TestNativeHost: the extension hands the host a page; a stdio client
 // (over the loopback upgrade, with the secret) talks to it, message by
 // message as they are; the Host, Origin and secret checks hold for the
