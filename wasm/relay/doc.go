@@ -10,6 +10,16 @@
 // page's own window would and hands back what the page's server posts,
 // through a DevTools binding.
 //
+// Or it reaches the page through the modelcontext extension (js/extension)
+// in the visitor's own browser: Chrome starts the relay as the extension's
+// native messaging host ([runNativeHost], --native-host), which serves the
+// one tab the visitor exposed in the extension's popup; the extension's
+// content script plays the part of the isolated-world script, and document
+// numbers the part of execution contexts, so that the same [Tab] and
+// [Session] logic runs. Desktop clients reach the host on loopback, over
+// Streamable HTTP or, through `relay --extension` (the stdio server they
+// start), over an upgraded connection.
+//
 // # Sessions
 //
 // Every client gets a session of its own in the page, on the sub-channel
