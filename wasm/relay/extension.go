@@ -94,6 +94,11 @@ func nativeHostDirs() ([]string, error) {
 	return nil, fmt.Errorf("modelcontext: --install-native-host knows Linux and macOS, not %s", runtime.GOOS)
 }
 
+func isLoopbackIP(s string) bool {
+	ip := net.ParseIP(s)
+	return ip != nil && ip.IsLoopback()
+}
+
 // shellQuote quotes s for /bin/sh.
 func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
 
@@ -114,10 +119,10 @@ func runInstall(args []string, stdout io.Writer) error {
 	if fl.NArg() > 0 {
 		return fmt.Errorf("modelcontext: --install-native-host: unexpected argument %q", fl.Arg(0))
 	}
-	if ln, err := listenLoopback(*httpAddr); err != nil {
-		return err
-	} else {
-		ln.Close()
+	// The host listens there later; the address may be busy now (a host
+	// already running), but it must be loopback.
+	if host, _, err := net.SplitHostPort(*httpAddr); err != nil || host != "localhost" && !isLoopbackIP(host) {
+		return fmt.Errorf("modelcontext: --http %s: the native host listens only on a loopback address and port, like 127.0.0.1:8765", *httpAddr)
 	}
 	dir := *dirFlag
 	if dir == "" {
