@@ -159,6 +159,7 @@ func runNativeHost(ctx context.Context, args []string, stdin io.Reader, stdout, 
 	if err := fl.Parse(args); err != nil {
 		return fmt.Errorf("modelcontext: --native-host: %v", err)
 	}
+	ignoreBrokenPipe()
 	origin := fl.Arg(0)
 	if origin != extensionOrigin {
 		return fmt.Errorf("modelcontext: the native host answers only the modelcontext extension (%s), not %q: Chrome starts it for that extension, with its origin as the argument", extensionOrigin, origin)
