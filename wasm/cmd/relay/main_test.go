@@ -24,6 +24,9 @@ func TestRun(t *testing.T) {
 		{[]string{"--nope"}, "modelcontext: flag provided but not defined: -nope"},
 		{[]string{"--url", "http://127.0.0.1:1/", "extra"}, `modelcontext: unexpected argument "extra"`},
 		{[]string{"--attach", "127.0.0.1:1"}, "modelcontext: --attach http://127.0.0.1:1: no browser answered"},
+		{[]string{"chrome-extension://abcdefghijklmnopabcdefghijklmnop/"}, "modelcontext: the native host answers only the modelcontext extension (chrome-extension://afcmpgmjealfngaffjaalnghejofppki/)"},
+		{[]string{"--install-native-host", "--http", "0.0.0.0:8765"}, "modelcontext: --http 0.0.0.0:8765: the native host listens only on a loopback address"},
+		{[]string{"--install-native-host", "--config-dir", "/nonexistent/modelcontext"}, "modelcontext: --install-native-host needs a relay that stays where it is, not one from go run"},
 	} {
 		var stdout, stderr bytes.Buffer
 		err := run(context.Background(), tc.args, strings.NewReader(""), &stdout, &stderr)
