@@ -88,6 +88,9 @@ func newExtBrowser(t testing.TB) *extBrowser {
 		"disable-extensions":        false,
 		"load-extension":            ext,
 		"disable-extensions-except": ext,
+		// Off the network as browsertest's browsers, but localhost is a
+		// second site on the same server (TestExtensionOtherSite).
+		"host-resolver-rules": "MAP localhost 127.0.0.1 , MAP * ~NOTFOUND , EXCLUDE 127.0.0.1",
 	}})
 	if err != nil {
 		t.Fatal(err)
@@ -361,5 +364,35 @@ func BenchmarkExtensionRead(b *testing.B) {
 			}
 			report(b, samples, "µs", time.Microsecond)
 		})
+	}
+}
+
+// TestExtensionOtherSite: the exposure is for the tab and its site: when
+// the exposed tab navigates to another origin, the exposure ends (and with
+// it the host and its clients' connections), even if that page serves too.
+func TestExtensionOtherSite(t *testing.T) {
+	b := newExtBrowser(t)
+	p := b.page("/relay.html?test=" + url.QueryEscape(t.Name()))
+	pop := b.popup()
+	expose(pop, p.url)
+	r, c := b.stdioClient(legacy)
+	if got := c.read("test://a"); got != `{"a":0}` {
+		t.Fatal(got)
+	}
+	other := strings.Replace(p.url, "://127.0.0.1:", "://localhost:", 1)
+	if other == p.url {
+		t.Fatalf("no 127.0.0.1 in %s", p.url)
+	}
+	p.Navigate(other)
+	err := r.wait()
+	if err == nil || !strings.Contains(err.Error(), "stopped exposing") {
+		t.Errorf("after a navigation to another site, the stdio client ended with %v", err)
+	}
+	r.err = nil
+	waitPopup(pop, listed(other)+` && !document.querySelector("#tabs li.exposed")`)
+	var text string
+	pop.Eval(`document.getElementById("error").textContent`, &text)
+	if !strings.Contains(text, "another site") {
+		t.Errorf("the popup says %q", text)
 	}
 }
