@@ -49,7 +49,8 @@ function render(s) {
 
 /** @param {any} m */
 async function send(m) {
-  render(await chrome.runtime.sendMessage(m));
+  const s = await chrome.runtime.sendMessage(m);
+  if (s) render(s); // undefined while the background starts again
 }
 
 $("stop").addEventListener("click", () => send({ type: "stop" }));
