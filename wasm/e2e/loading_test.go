@@ -66,22 +66,26 @@ out.lastListChange = r.listChanges[r.listChanges.length - 1];
 return out;
 `
 
+// earlyWant is what earlyCheck returns: the calls made right after the
+// script tag behaved as if the module were ready.
+const earlyWant = `{
+	"members": ["registerResource:function", "getResources:function", "readResource:function", "subscribeResource:function"],
+	"readyIsPromise": true, "unregisterAType": "function", "unsubscribeType": "function",
+	"listedBeforeReady": ["early://a", "early://b"], "listedAfterUnregister": ["early://a"],
+	"read": {"b": true}, "readMissing": "NotFoundError",
+	"subscribeCalls": 1,
+	"listChanges": [["early://a"], ["early://a", "early://b"], ["early://a"]],
+	"listed": ["early://a"],
+	"events": [["early://a", "v2"]], "handler": [["early://a", "v2"]],
+	"tornDown": true, "finalList": 0, "lastListChange": []
+}`
+
 // Calls made right after the script tag behave as if the module were ready.
 func TestCallsRightAfterTheScriptTag(t *testing.T) {
 	eachImpl(t, func(t *testing.T, impl string) {
 		var got json.RawMessage
 		open(t, impl, "", "early=1").runRaw(earlyCheck, &got)
-		if d := jsonDiff(got, `{
-			"members": ["registerResource:function", "getResources:function", "readResource:function", "subscribeResource:function"],
-			"readyIsPromise": true, "unregisterAType": "function", "unsubscribeType": "function",
-			"listedBeforeReady": ["early://a", "early://b"], "listedAfterUnregister": ["early://a"],
-			"read": {"b": true}, "readMissing": "NotFoundError",
-			"subscribeCalls": 1,
-			"listChanges": [["early://a"], ["early://a", "early://b"], ["early://a"]],
-			"listed": ["early://a"],
-			"events": [["early://a", "v2"]], "handler": [["early://a", "v2"]],
-			"tornDown": true, "finalList": 0, "lastListChange": []
-		}`); d != "" {
+		if d := jsonDiff(got, earlyWant); d != "" {
 			t.Error(d)
 		}
 	})
