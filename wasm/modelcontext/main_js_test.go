@@ -57,7 +57,7 @@ func TestMain(m *testing.M) {
 // timeout bounds every wait of a test: generous, the machine is shared.
 const timeout = 60 * time.Second
 
-func ctx(t *testing.T) context.Context {
+func ctx(t testing.TB) context.Context {
 	c, cancel := context.WithTimeout(context.Background(), timeout)
 	t.Cleanup(cancel)
 	return c
@@ -71,7 +71,7 @@ var module struct {
 }
 
 // moduleURLs returns blob URLs of the staged modelcontext.js and .wasm.
-func moduleURLs(t *testing.T) (jsURL, wasmURL string) {
+func moduleURLs(t testing.TB) (jsURL, wasmURL string) {
 	t.Helper()
 	module.once.Do(func() {
 		blob := func(name, typ string) string {
@@ -99,7 +99,7 @@ var loadOnce sync.Once
 // setup makes sure the module is loaded and ready: in the module-first frame
 // it is already on the page; in wasmbrowsertest's page the first test loads
 // it with Load.
-func setup(t *testing.T) {
+func setup(t testing.TB) {
 	t.Helper()
 	if moduleFirst() {
 		if err := Ready(ctx(t)); err != nil {
