@@ -364,7 +364,7 @@ func TestErrors(t *testing.T) {
 	for i, want := range []string{
 		`modelcontext: Get of "state://failing" failed: the cart service is down`,
 		`modelcontext: Get of "state://failing" panicked: nil cart`,
-		`modelcontext: Get of "state://failing" returned a value JavaScript cannot receive: ["items"][1].Amount: JSON has no +Inf (unsupported value)`,
+		`modelcontext: Get of "state://failing" returned a value JSON cannot hold: json: unsupported value: +Inf`,
 	} {
 		fail = i + 1
 		_, err := Read(ctx(t), "state://failing")

@@ -4,6 +4,8 @@ package modelcontext
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"strconv"
 	"sync"
 	"syscall/js"
@@ -98,20 +100,20 @@ func Decode(v js.Value, dst any) (err error) {
 			*d = b
 			return nil
 		}
-		return &decodeError{Reason: "a binary value (" + v.Get("constructor").Get("name").String() + ") decodes only into *[]byte or *any, not " + typeOf(dst)}
+		return errors.New("modelcontext: a binary value (" + v.Get("constructor").Get("name").String() + ") decodes only into *[]byte or *any, not " + typeOf(dst))
 	}
 	if isBlob(v) {
-		return &decodeError{Reason: "a Blob must be read first (ReadInto does that)"}
+		return errors.New("modelcontext: a Blob must be read first (ReadInto does that)")
 	}
 	text, err := invoke(jsonStringify, v)
 	if err != nil {
-		return &decodeError{Reason: "JSON.stringify failed: " + err.Error()}
+		return errors.New("modelcontext: JSON.stringify failed: " + err.Error())
 	}
 	s := "null" // undefined, a function or a symbol: no JSON text
 	if text.Type() == js.TypeString {
 		s = text.String()
 	}
-	return decodeJSON([]byte(s), dst)
+	return json.Unmarshal([]byte(s), dst)
 }
 
 // Resources lists the page's resources, in registration order, as

@@ -32,22 +32,19 @@
 //
 // # Values
 //
-// What Get returns reaches JavaScript as its JSON text, parsed there with
-// JSON.parse. The text follows encoding/json's Marshal rules: struct fields
-// under their `json` tag names with omitempty, omitzero and string,
-// embedded structs, MarshalJSON and MarshalText methods, time.Time as RFC
-// 3339, nested []byte as base64. Map keys are sorted, so equal values always
-// give equal text and objects with the same key order: that is what lets
-// the module recognise an unchanged value (js.ValueOf builds objects in Go's
-// random map order, which defeats it). The package does this with its own
-// encoder and decoder, so an app does not link encoding/json for it.
+// What Get returns reaches JavaScript as its JSON text, written by
+// encoding/json (an Encoder that does not escape HTML) and parsed there with
+// JSON.parse. Map keys are sorted, so equal values always give equal text
+// and objects with the same key order: that is what lets the module
+// recognise an unchanged value (js.ValueOf builds objects in Go's random map
+// order, which defeats it).
 //
 // A few values are sent as they are: nil as null, a string as a string, a
 // js.Value (or js.Func) unchanged, and a top-level []byte as a new
 // Uint8Array: a binary resource, which MCP clients receive as a blob.
 //
 // [Decode], [ReadInto] and handlers go the other way, with encoding/json's
-// Unmarshal rules.
+// Unmarshal.
 //
 // # Calls from JavaScript
 //
@@ -82,8 +79,7 @@
 //
 // # Size
 //
-// The package uses syscall/js, context, reflect and strconv, not
-// encoding/json, fmt or DOM bindings such as honnef.co/go/js/dom/v2 (which an
-// app may of course use itself): see README.md beside this file for the
-// measured sizes.
+// The package uses syscall/js, context and encoding/json, not DOM bindings
+// such as honnef.co/go/js/dom/v2 (which an app may of course use itself):
+// see README.md beside this file for the measured sizes.
 package modelcontext

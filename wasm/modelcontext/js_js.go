@@ -147,8 +147,9 @@ func consoleError(args ...any) {
 // toJS turns a Go value into the JavaScript value the module receives:
 // nil is null, a js.Value or js.Func is passed as it is, a string is a
 // string, a []byte is a new Uint8Array (a binary resource), and every other
-// value is its JSON text (see appendJSON) parsed with JSON.parse, so that
-// equal values always give objects with the same key order.
+// value is its JSON text (encoding/json's, see marshalJSON) parsed with
+// JSON.parse, so that equal values always give objects with the same key
+// order.
 func toJS(v any) (js.Value, error) {
 	switch x := v.(type) {
 	case nil:
@@ -164,11 +165,11 @@ func toJS(v any) (js.Value, error) {
 		js.CopyBytesToJS(a, x)
 		return a, nil
 	}
-	text, err := appendJSON(nil, v)
+	text, err := marshalJSON(v)
 	if err != nil {
 		return js.Value{}, err
 	}
-	return invoke(jsonParse, string(text))
+	return invoke(jsonParse, text)
 }
 
 // Awaiting Promises. A Promise is awaited only from a goroutine: the

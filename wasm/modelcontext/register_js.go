@@ -203,14 +203,10 @@ func (reg *registration) value(get func() (any, error)) (result any) {
 	}
 	jv, err := toJS(v)
 	if err != nil {
-		if e, ok := err.(*encodeError); ok {
-			where := e.Path
-			if where == "" {
-				where = "the value"
-			}
-			return rejected(who + " returned a value JavaScript cannot receive: " + where + ": " + e.Reason)
+		if _, ok := err.(*Error); ok { // JSON.parse threw
+			return rejected(who + " failed: " + err.Error())
 		}
-		return rejected(who + " failed: " + err.Error())
+		return rejected(who + " returned a value JSON cannot hold: " + err.Error())
 	}
 	return jv
 }
