@@ -3,12 +3,16 @@
 package modelcontext
 
 import (
+	"context"
+	"encoding/json"
 	"errors"
 	"reflect"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"syscall/js"
 	"testing"
+	"time"
 
 	"honnef.co/go/js/dom/v2"
 )
@@ -88,16 +92,27 @@ func TestRegisterAndRead(t *testing.T) {
 		t.Errorf("readResource from JavaScript gives\n%s\nwant\n%s", got.String(), w)
 	}
 
-	var back cart
-	if err := ReadInto(ctx(t), "state://go-cart", &back); err != nil {
+	back, err := Read[cart](ctx(t), "state://go-cart")
+	if err != nil {
 		t.Fatal(err)
 	}
 	if c.internal = 0; !reflect.DeepEqual(back, c) {
-		t.Errorf("ReadInto = %+v, want %+v", back, c)
+		t.Errorf("Read[cart] = %+v, want %+v", back, c)
 	}
-	v, err := Read(ctx(t), "state://go-cart")
+	v, err := Read[js.Value](ctx(t), "state://go-cart")
 	if err != nil || v.Get("coupons").Get("z").String() != "Z10" {
-		t.Errorf("Read = %v, %v", v, err)
+		t.Errorf("Read[js.Value] = %v, %v", v, err)
+	}
+	raw, err := Read[json.RawMessage](ctx(t), "state://go-cart")
+	if err != nil || string(raw) != `{"lines":[{"sku":"MUG","qty":2,"price":18}],"count":2,"currency":"EUR","coupons":{"a":"A5","z":"Z10"}}` {
+		t.Errorf("Read[json.RawMessage] = %s, %v", raw, err)
+	}
+	// A value that does not fit: encoding/json's error, through errors.As.
+	_, err = Read[struct{ Count string }](ctx(t), "state://go-cart")
+	var ute *json.UnmarshalTypeError
+	var de *DecodeError
+	if !errors.As(err, &ute) || !errors.As(err, &de) || de.URI != "state://go-cart" || ute.Field != "Count" {
+		t.Errorf("Read into a type that does not fit: %#v", err)
 	}
 }
 
@@ -122,9 +137,9 @@ func TestPushesAreDeduplicated(t *testing.T) {
 	var mapChanged, structChanged, naiveChanged Notifier
 	uris := []string{"state://dedup-map", "state://dedup-struct", "state://dedup-naive"}
 	for i, r := range []Resource{
-		{Get: func() (any, error) { return state, nil }, Subscribe: mapChanged.Subscribe},
-		{Get: func() (any, error) { return sum, nil }, Subscribe: structChanged.Subscribe},
-		{Get: func() (any, error) { return js.ValueOf(state), nil }, Subscribe: naiveChanged.Subscribe},
+		{Get: func() (any, error) { return state, nil }, Watch: mapChanged.Watch},
+		{Get: func() (any, error) { return sum, nil }, Watch: structChanged.Watch},
+		{Get: func() (any, error) { return js.ValueOf(state), nil }, Watch: naiveChanged.Watch},
 	} {
 		r.URI, r.Name = uris[i], "dedup"
 		unregister, err := Register(r)
@@ -136,9 +151,16 @@ func TestPushesAreDeduplicated(t *testing.T) {
 
 	// Two independent counts: the package's OnUpdated, and a plain dom/v2
 	// listener on document.modelContext (its CustomEvent has no Detail, so
-	// the detail is read through Underlying).
+	// the detail is read through Underlying). The package's event is the
+	// same CustomEvent to dom/v2.
 	seen := map[string]int{}
-	stop, err := OnUpdated(func(uri string, _ js.Value) { seen[uri]++ })
+	wrapped := 0
+	stop, err := OnUpdated(func(e *UpdatedEvent) {
+		seen[e.URI]++
+		if ce, ok := dom.WrapEvent(e.Underlying()).(*dom.CustomEvent); ok && ce.Type() == e.Type() {
+			wrapped++
+		}
+	})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -174,6 +196,9 @@ func TestPushesAreDeduplicated(t *testing.T) {
 	if seen[uris[0]] != 2 || seen[uris[1]] != 2 {
 		t.Errorf("after one change and 50 pushes: map %d, struct %d dispatches, want 2 each", seen[uris[0]], seen[uris[1]])
 	}
+	if total := seen[uris[0]] + seen[uris[1]] + seen[uris[2]]; wrapped != total {
+		t.Errorf("dom.WrapEvent(e.Underlying()) was a resourceupdated *dom.CustomEvent for %d of %d events", wrapped, total)
+	}
 	for _, uri := range uris {
 		if domSeen[uri] != seen[uri] {
 			t.Errorf("%s: dom/v2 listener saw %d events, OnUpdated %d", uri, domSeen[uri], seen[uri])
@@ -182,28 +207,27 @@ func TestPushesAreDeduplicated(t *testing.T) {
 }
 
 // TestSubscribeAndEvents: Subscribe gets every dispatched value in order,
-// OnListChanged every register and unregister, and stop ends each.
+// decoded, OnListChanged every register and unregister, and stop ends each.
 func TestSubscribeAndEvents(t *testing.T) {
 	setup(t)
 	n := 0
 	var changed Notifier
-	unregister, err := Register(Resource{URI: "state://counter", Name: "counter", Get: func() (any, error) { return map[string]int{"n": n}, nil }, Subscribe: changed.Subscribe})
+	unregister, err := Register(Resource{URI: "state://counter", Name: "counter", Get: func() (any, error) { return map[string]int{"n": n}, nil }, Watch: changed.Watch})
 	if err != nil {
 		t.Fatal(err)
 	}
 	var values []int
-	stop, err := Subscribe("state://counter", func(v js.Value) {
-		var got struct{ N int }
-		if err := Decode(v, &got); err != nil {
+	stop, err := Subscribe("state://counter", func(v struct{ N int }, err error) {
+		if err != nil {
 			t.Error(err)
 		}
-		values = append(values, got.N)
+		values = append(values, v.N)
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
 	var second []int
-	stopSecond, err := Subscribe("state://counter", func(v js.Value) { second = append(second, v.Get("n").Int()) })
+	stopSecond, err := Subscribe("state://counter", func(v js.Value, _ error) { second = append(second, v.Get("n").Int()) })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -224,9 +248,12 @@ func TestSubscribeAndEvents(t *testing.T) {
 	}
 
 	var lists [][]string
-	stopList, err := OnListChanged(func(rs []Info) {
+	stopList, err := OnListChanged(func(e *ListChangedEvent) {
+		if e.Type() != "resourcelistchanged" || e.Underlying().Get("detail").Get("resources").Length() != len(e.Resources) {
+			t.Errorf("a ListChangedEvent of type %q whose CustomEvent lists %d resources, not %d", e.Type(), e.Underlying().Get("detail").Get("resources").Length(), len(e.Resources))
+		}
 		var uris []string
-		for _, r := range rs {
+		for _, r := range e.Resources {
 			uris = append(uris, r.URI)
 		}
 		lists = append(lists, uris)
@@ -254,12 +281,12 @@ func TestUnregister(t *testing.T) {
 	stopped := 0
 	var onChange func()
 	unregister, err := Register(Resource{URI: "state://gone", Name: "gone", Get: func() (any, error) { return "v", nil },
-		Subscribe: func(f func()) func() { onChange = f; return func() { stopped++ } }})
+		Watch: func(f func()) func() { onChange = f; return func() { stopped++ } }})
 	if err != nil {
 		t.Fatal(err)
 	}
 	seen := 0
-	stopEvents, _ := OnUpdated(func(string, js.Value) { seen++ })
+	stopEvents, _ := OnUpdated(func(*UpdatedEvent) { seen++ })
 	defer stopEvents()
 	onChange()
 	unregister()
@@ -268,7 +295,7 @@ func TestUnregister(t *testing.T) {
 	if stopped != 1 || seen != 1 {
 		t.Errorf("after unregister: stop called %d times, %d pushes dispatched; want 1, 1", stopped, seen)
 	}
-	if _, err := Read(ctx(t), "state://gone"); !errors.Is(err, ErrNotFound) {
+	if _, err := Read[string](ctx(t), "state://gone"); !errors.Is(err, ErrNotFound) {
 		t.Errorf("Read after unregister: %v, want ErrNotFound", err)
 	}
 
@@ -276,7 +303,7 @@ func TestUnregister(t *testing.T) {
 	// Go unregister leaves the page's registration alone.
 	stopped = 0
 	unregister, err = Register(Resource{URI: "state://shared", Name: "shared", Get: func() (any, error) { return "go", nil },
-		Subscribe: func(f func()) func() { onChange = f; return func() { stopped++ } }})
+		Watch: func(f func()) func() { onChange = f; return func() { stopped++ } }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -284,8 +311,8 @@ func TestUnregister(t *testing.T) {
 	defer jsUnregister.Invoke()
 	onChange() // the replaced registration's onChange: nothing
 	unregister()
-	var got string
-	if err := ReadInto(ctx(t), "state://shared", &got); err != nil || got != "page" || stopped != 1 || seen != 1 {
+	got, err := Read[string](ctx(t), "state://shared")
+	if err != nil || got != "page" || stopped != 1 || seen != 1 {
 		t.Errorf("after the page replaced the Go resource and Go unregistered: read %q, %v; stop called %d times, %d dispatches", got, err, stopped, seen)
 	}
 }
@@ -309,6 +336,7 @@ func TestErrors(t *testing.T) {
 		{Resource{URI: "state://e", Name: "n"}, "get", `modelcontext: registerResource: "get" is required, a function that returns the current value (uri "state://e")`},
 		{Resource{URI: "state://e", Name: "n", Get: get, Annotations: &Annotations{Priority: new(2.0)}}, "annotations.priority", `modelcontext: registerResource: "annotations.priority" must be a number from 0 to 1 (uri "state://e")`},
 		{Resource{URI: "state://e", Name: "n", Get: get, Annotations: &Annotations{Audience: []string{"robots"}}}, "annotations.audience[0]", `modelcontext: registerResource: "annotations.audience[0]" must be "user" or "assistant" (uri "state://e")`},
+		{Resource{URI: "state://e", Name: "n", Get: get, Settle: -time.Millisecond}, "settle", `modelcontext: registerResource: "settle" must be a number of milliseconds, 0 or more, got -1 (uri "state://e")`},
 	} {
 		_, err := Register(c.r)
 		var e *Error
@@ -320,9 +348,9 @@ func TestErrors(t *testing.T) {
 	if e := (*Error)(nil); !errors.As(err, &e) || e.Field != "uriTemplate" {
 		t.Errorf("RegisterTemplate with a bad template: %v", err)
 	}
-	_, err = Register(Resource{URI: "state://e", Name: "n", Get: get, Subscribe: func(func()) func() { panic("no source today") }})
-	if err == nil || err.Error() != `modelcontext: Subscribe of "state://e" panicked: no source today` {
-		t.Errorf("Register with a panicking Subscribe: %v", err)
+	_, err = Register(Resource{URI: "state://e", Name: "n", Get: get, Watch: func(func()) func() { panic("no source today") }})
+	if err == nil || err.Error() != `modelcontext: Watch of "state://e" panicked: no source today` {
+		t.Errorf("Register with a panicking Watch: %v", err)
 	}
 	if got := liveFuncs.Load(); got != funcs {
 		t.Errorf("%d js.Funcs live after refused registrations, want %d", got, funcs)
@@ -331,12 +359,12 @@ func TestErrors(t *testing.T) {
 		t.Error("a refused registration is listed")
 	}
 
-	_, err = Read(ctx(t), "state://nowhere")
+	_, err = Read[any](ctx(t), "state://nowhere")
 	var e *Error
 	if !errors.Is(err, ErrNotFound) || !errors.As(err, &e) || e.Name != "NotFoundError" || err.Error() != `modelcontext: no resource is registered for uri "state://nowhere"` {
 		t.Errorf("Read of an unknown uri: %#v", err)
 	}
-	if _, err := Subscribe("state://nowhere", func(js.Value) {}); !errors.Is(err, ErrNotFound) {
+	if _, err := Subscribe("state://nowhere", func(any, error) {}); !errors.Is(err, ErrNotFound) {
 		t.Errorf("Subscribe to an unknown uri: %v", err)
 	}
 
@@ -345,7 +373,7 @@ func TestErrors(t *testing.T) {
 	type price struct{ Amount float64 }
 	var changed Notifier
 	fail := 0
-	unregister, err := Register(Resource{URI: "state://failing", Name: "failing", Subscribe: changed.Subscribe, Get: func() (any, error) {
+	unregister, err := Register(Resource{URI: "state://failing", Name: "failing", Watch: changed.Watch, Get: func() (any, error) {
 		switch fail {
 		case 1:
 			return nil, errors.New("the cart service is down")
@@ -367,22 +395,21 @@ func TestErrors(t *testing.T) {
 		`modelcontext: Get of "state://failing" returned a value JSON cannot hold: json: unsupported value: +Inf`,
 	} {
 		fail = i + 1
-		_, err := Read(ctx(t), "state://failing")
+		_, err := Read[any](ctx(t), "state://failing")
 		if err == nil || err.Error() != want {
 			t.Errorf("Read with a failing Get (%d):\n got %v\nwant %s", fail, err, want)
 		}
 		changed.Notify() // a push: the module reports it and dispatches nothing
 	}
 	fail = 0
-	var s string
-	if err := ReadInto(ctx(t), "state://failing", &s); err != nil || s != "fine" {
+	if s, err := Read[string](ctx(t), "state://failing"); err != nil || s != "fine" {
 		t.Errorf("after the failures: %q, %v", s, err)
 	}
 	// The pushes' failures are asynchronous (a rejected Promise): wait for
 	// the third report, then check all three.
 	deadline := 0
 	for len(errs()) < 3 && deadline < 500 {
-		if _, err := Read(ctx(t), "state://failing"); err != nil { // a round trip through the event loop
+		if _, err := Read[string](ctx(t), "state://failing"); err != nil { // a round trip through the event loop
 			t.Fatal(err)
 		}
 		deadline++
@@ -420,11 +447,12 @@ func TestTemplatesAndBinary(t *testing.T) {
 	}) {
 		t.Errorf("Templates() = %+v, %v", list, err)
 	}
-	var order struct{ ID string }
-	if err := ReadInto(ctx(t), "app://orders/a%20b", &order); err != nil || order.ID != "a b" {
+	type orderID struct{ ID string }
+	order, err := Read[orderID](ctx(t), "app://orders/a%20b")
+	if err != nil || order.ID != "a b" {
 		t.Errorf("read through the template: %+v, %v", order, err)
 	}
-	if err := ReadInto(ctx(t), "app://orders/none", &order); err == nil || err.Error() != `modelcontext: Get of "app://orders/{id}" failed: no such order` {
+	if _, err := Read[orderID](ctx(t), "app://orders/none"); err == nil || err.Error() != `modelcontext: Get of "app://orders/{id}" failed: no such order` {
 		t.Errorf("a failing template read: %v", err)
 	}
 
@@ -434,16 +462,21 @@ func TestTemplatesAndBinary(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer un2()
-	v, err := Read(ctx(t), "state://logo")
+	v, err := Read[js.Value](ctx(t), "state://logo")
 	if err != nil || !v.InstanceOf(jsUint8Array) || v.Length() != len(png) {
 		t.Fatalf("Read of a []byte value: %v, %v", v, err)
 	}
-	var b []byte
-	if err := ReadInto(ctx(t), "state://logo", &b); err != nil || !slices.Equal(b, png) {
-		t.Errorf("ReadInto *[]byte: %v, %v", b, err)
+	if b, err := Read[[]byte](ctx(t), "state://logo"); err != nil || !slices.Equal(b, png) {
+		t.Errorf("Read[[]byte]: %v, %v", b, err)
 	}
-	if err := ReadInto(ctx(t), "state://logo", &order); err == nil || !strings.Contains(err.Error(), "a binary value (Uint8Array) decodes only into *[]byte or *any") {
-		t.Errorf("ReadInto a struct from binary: %v", err)
+	if _, err := Read[orderID](ctx(t), "state://logo"); err == nil || !strings.Contains(err.Error(), "a binary value (Uint8Array) decodes only into a []byte or an any") {
+		t.Errorf("Read of binary into a struct: %v", err)
+	}
+	// A Blob from the page's JavaScript is read as bytes too.
+	unBlob := jsFunc(`return document.modelContext.registerResource({uri: "state://blob", name: "blob", mimeType: "text/plain", get: () => new Blob(["hi!"])});`).Invoke()
+	defer unBlob.Invoke()
+	if b, err := Read[[]byte](ctx(t), "state://blob"); err != nil || string(b) != "hi!" {
+		t.Errorf("Read[[]byte] of a Blob: %q, %v", b, err)
 	}
 }
 
@@ -456,12 +489,13 @@ func TestPageResources(t *testing.T) {
 			subscribe: (f) => (subs.add(f), () => subs.delete(f))});
 		return {unregister, go(path) { route.path = path; subs.forEach((f) => f()); }};`).Invoke()
 	defer page.Call("unregister")
-	var route struct{ Path, View string }
-	if err := ReadInto(ctx(t), "state://page-route", &route); err != nil || route.Path != "/cart" || route.View != "cart" {
-		t.Fatalf("ReadInto a page resource: %+v, %v", route, err)
+	type route struct{ Path, View string }
+	r, err := Read[route](ctx(t), "state://page-route")
+	if err != nil || r.Path != "/cart" || r.View != "cart" {
+		t.Fatalf("Read a page resource: %+v, %v", r, err)
 	}
 	var paths []string
-	stop, err := Subscribe("state://page-route", func(v js.Value) { paths = append(paths, v.Get("path").String()) })
+	stop, err := Subscribe("state://page-route", func(v route, err error) { paths = append(paths, v.Path) })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -475,5 +509,90 @@ func TestPageResources(t *testing.T) {
 	list, _ := Resources()
 	if !slices.ContainsFunc(list, func(r Info) bool { return r.URI == "state://page-route" && r.Subscribable }) {
 		t.Errorf("Resources() = %+v, want the page's route, subscribable", list)
+	}
+}
+
+// TestGetContext: a GetContext that takes 50 ms runs off the JavaScript
+// call: the page's readResource returns its Promise at once, and the value
+// settles it; Read waits for it; pushes are delivered in order; a panic is
+// a rejected read, and a push that fails is reported.
+func TestGetContext(t *testing.T) {
+	setup(t)
+	type quote struct {
+		SKU   string `json:"sku"`
+		Cents int    `json:"cents"`
+	}
+	var changed Notifier
+	var cents atomic.Int64
+	var panics atomic.Bool
+	cents.Store(1800)
+	unregister, err := Register(Resource{URI: "state://quote", Name: "quote", Watch: changed.Watch,
+		GetContext: func(ctx context.Context) (any, error) {
+			q := quote{"MUG", int(cents.Load())}
+			time.Sleep(50 * time.Millisecond)
+			if panics.Load() {
+				panic("no price today")
+			}
+			return q, nil
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unregister()
+
+	res, err := await(ctx(t), jsFunc(`const t0 = performance.now();
+		const p = document.modelContext.readResource("state://quote");
+		const returned = performance.now() - t0;
+		return p.then((v) => ({value: JSON.stringify(v), returned, settled: performance.now() - t0}));`).Invoke())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v := res.Get("value").String(); v != `{"sku":"MUG","cents":1800}` {
+		t.Errorf("readResource from JavaScript: %s", v)
+	}
+	if returned, settled := res.Get("returned").Float(), res.Get("settled").Float(); returned > 40 || settled < 49 {
+		t.Errorf("readResource returned after %.1f ms and settled after %.1f ms; want its Promise at once, its value after 50 ms", returned, settled)
+	}
+	start := time.Now()
+	if q, err := Read[quote](ctx(t), "state://quote"); err != nil || q.Cents != 1800 || time.Since(start) < 50*time.Millisecond {
+		t.Errorf("Read = %+v, %v after %v", q, err, time.Since(start))
+	}
+
+	pushes := make(chan int, 10)
+	stop, err := Subscribe("state://quote", func(q quote, err error) { pushes <- q.Cents })
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stop()
+	for _, c := range []int64{1900, 2000} {
+		cents.Store(c)
+		changed.Notify()
+	}
+	for _, want := range []int{1900, 2000} {
+		select {
+		case got := <-pushes:
+			if got != want {
+				t.Errorf("pushed %d, want %d", got, want)
+			}
+		case <-ctx(t).Done():
+			t.Fatalf("the push of %d never came", want)
+		}
+	}
+
+	errs := captureConsoleError(t)
+	panics.Store(true)
+	if _, err := Read[quote](ctx(t), "state://quote"); err == nil || err.Error() != `modelcontext: Get of "state://quote" panicked: no price today` {
+		t.Errorf("Read of a panicking GetContext: %v", err)
+	}
+	cents.Store(2100)
+	changed.Notify()
+	for i := 0; len(errs()) == 0 && i < 100; i++ {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if lines := errs(); len(lines) != 1 || !strings.HasPrefix(lines[0], `modelcontext: get() of "state://quote" failed; nothing was pushed: Error: modelcontext: Get of "state://quote" panicked: no price today`) {
+		t.Errorf("console.error after a failed push: %q", lines)
+	}
+	if len(pushes) != 0 {
+		t.Errorf("a failed push delivered %d", <-pushes)
 	}
 }

@@ -3,15 +3,15 @@
 package modelcontext
 
 import (
-	"syscall/js"
+	"context"
 	"testing"
 )
 
 // The cost of a Go resource to the page, measured in Chromium (make
 // test-goapi's browser, with -bench): a push of a changed value (Notify:
 // the module calls Get, Go encodes the value, the module compares and
-// dispatches it), a push of an unchanged one (suppressed), and a read from
-// the page's JavaScript.
+// dispatches it), a push of an unchanged one (suppressed), a read from the
+// page's JavaScript, and a push through a GetContext.
 //
 //	GOOS=js GOARCH=wasm go test -run '^$' -bench . -exec=.cache/bin/go_js_wasm_exec ./wasm/modelcontext
 
@@ -29,12 +29,12 @@ type benchCart struct {
 func benchResource(b *testing.B, uri string, get func() (any, error)) (notify func()) {
 	b.Helper()
 	var changed Notifier
-	unregister, err := Register(Resource{URI: uri, Name: "bench", Get: get, Subscribe: changed.Subscribe})
+	unregister, err := Register(Resource{URI: uri, Name: "bench", Get: get, Watch: changed.Watch})
 	if err != nil {
 		b.Fatal(err)
 	}
 	b.Cleanup(unregister)
-	stop, err := OnUpdated(func(string, js.Value) {})
+	stop, err := OnUpdated(func(*UpdatedEvent) {})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -69,4 +69,29 @@ func BenchmarkReadFromJS(b *testing.B) {
 	read := jsFunc(`const [n] = arguments; for (let i = 0; i < n; i++) document.modelContext.readResource("state://bench-read");`)
 	b.ResetTimer()
 	read.Invoke(b.N)
+}
+
+// BenchmarkPushContext: a push of a changed value whose getter is a
+// GetContext (a goroutine and a Promise per push), each push awaited.
+func BenchmarkPushContext(b *testing.B) {
+	setup(b)
+	c := benchCart{Lines: []benchLine{{"MUG", 1, 1800}, {"KETTLE", 1, 4500}}}
+	var changed Notifier
+	unregister, err := Register(Resource{URI: "state://bench-context", Name: "bench", Watch: changed.Watch,
+		GetContext: func(context.Context) (any, error) { return c, nil }})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer unregister()
+	pushed := make(chan struct{}, 1)
+	stop, err := OnUpdated(func(*UpdatedEvent) { pushed <- struct{}{} })
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer stop()
+	for b.Loop() {
+		c.Count++
+		changed.Notify()
+		<-pushed
+	}
 }

@@ -6,85 +6,61 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"reflect"
 	"strconv"
 	"sync"
 	"syscall/js"
+
+	"github.com/modelcontext-go/modelcontext/wasm/modelcontext/internal/page"
 )
 
-// Read reads the resource uri, registered by Go or by the page's JavaScript,
-// and returns its value as JavaScript holds it (use [Decode] for a Go
-// value, or [ReadInto]). It waits for the resource's getter if that returns
-// a Promise, and for the module if it is still starting.
-//
-// An unknown uri is an [*Error] for which errors.Is(err, ErrNotFound)
-// holds; a getter that threw or rejected is an *Error with its name and
-// message. Read blocks: call it from a goroutine, never from a Get, a
-// handler or another function JavaScript calls.
-func Read(ctx context.Context, uri string) (js.Value, error) {
+// Read calls readResource and awaits its Promise; a Blob value is read
+// into an ArrayBuffer first.
+func (browser) Read(ctx context.Context, uri string) (page.Value, error) {
 	mc, err := modelContext()
 	if err != nil {
-		return js.Value{}, err
+		return nil, err
 	}
 	p, err := call(mc, "readResource", uri)
 	if err != nil {
-		return js.Value{}, err
+		return nil, err
 	}
-	return await(ctx, p)
-}
-
-// ReadInto reads the resource uri like [Read] and stores its value in the
-// Go value dst points to, as [Decode] does. A Blob value is read first.
-func ReadInto(ctx context.Context, uri string, dst any) error {
-	v, err := Read(ctx, uri)
+	v, err := await(ctx, p)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if isBlob(v) {
 		if v, err = call(v, "arrayBuffer"); err == nil {
 			v, err = await(ctx, v)
 		}
 		if err != nil {
-			return err
+			return nil, err
 		}
 	}
-	return Decode(v, dst)
+	return jsValue{v}, nil
 }
 
-func isBlob(v js.Value) bool {
-	blob := global.Get("Blob")
-	return blob.Type() == js.TypeFunction && v.Type() == js.TypeObject && v.InstanceOf(blob)
-}
+// jsValue is a JavaScript value, decoded into Go on demand.
+type jsValue struct{ v js.Value }
 
-func isBinary(v js.Value) bool {
-	if v.Type() != js.TypeObject {
-		return false
-	}
-	return v.InstanceOf(jsArrayBuffer) || jsArrayBuffer.Call("isView", v).Bool()
-}
-
-// Decode stores the JavaScript value v in the Go value dst points to.
-//
-// A *js.Value receives v itself. Binary values (ArrayBuffer, typed arrays,
-// DataView) are copied into a *[]byte, or an *any (as []byte). Any other
-// value is read through its JSON text (JSON.stringify) with the rules of
-// encoding/json's Unmarshal: object keys match `json` tags or field names,
-// ignoring case; unknown keys are ignored; an *any receives
-// map[string]any, []any, float64, string, bool or nil. Decode stops at
-// the first value that does not fit, and its error says where
-// (".items[2].price: a JSON string does not fit int").
-func Decode(v js.Value, dst any) (err error) {
+// Decode stores v in the Go value dst points to. A *js.Value receives v
+// itself. Binary values (ArrayBuffer, typed arrays, DataView) are copied
+// into a *[]byte, or an *any (as []byte). Any other value is read through
+// its JSON text (JSON.stringify; undefined is null) with encoding/json's
+// Unmarshal.
+func (x jsValue) Decode(dst any) (err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			err = recovered(p)
 		}
 	}()
-	switch d := dst.(type) {
-	case *js.Value:
+	v := x.v
+	if d, ok := dst.(*js.Value); ok {
 		*d = v
 		return nil
 	}
 	if isBinary(v) {
-		view := v
+		var view js.Value
 		if v.InstanceOf(jsArrayBuffer) {
 			view = jsUint8Array.New(v)
 		} else {
@@ -100,14 +76,14 @@ func Decode(v js.Value, dst any) (err error) {
 			*d = b
 			return nil
 		}
-		return errors.New("modelcontext: a binary value (" + v.Get("constructor").Get("name").String() + ") decodes only into *[]byte or *any, not " + typeOf(dst))
+		return errors.New("a binary value (" + v.Get("constructor").Get("name").String() + ") decodes only into a []byte or an any, not a " + reflect.TypeOf(dst).Elem().String())
 	}
 	if isBlob(v) {
-		return errors.New("modelcontext: a Blob must be read first (ReadInto does that)")
+		return errors.New("a Blob must be read first (Read does that)")
 	}
 	text, err := invoke(jsonStringify, v)
 	if err != nil {
-		return errors.New("modelcontext: JSON.stringify failed: " + err.Error())
+		return errors.New("JSON.stringify failed: " + err.Error())
 	}
 	s := "null" // undefined, a function or a symbol: no JSON text
 	if text.Type() == js.TypeString {
@@ -116,50 +92,44 @@ func Decode(v js.Value, dst any) (err error) {
 	return json.Unmarshal([]byte(s), dst)
 }
 
-// Resources lists the page's resources, in registration order, as
-// document.modelContext.getResources() does.
-func Resources() ([]Info, error) {
-	var list []Info
-	return list, listInto("getResources", &list)
+func isBlob(v js.Value) bool {
+	blob := global.Get("Blob")
+	return blob.Type() == js.TypeFunction && v.Type() == js.TypeObject && v.InstanceOf(blob)
 }
 
-// Templates lists the page's URI templates, in registration order.
-func Templates() ([]TemplateInfo, error) {
-	var list []TemplateInfo
-	return list, listInto("getResourceTemplates", &list)
+func isBinary(v js.Value) bool {
+	if v.Type() != js.TypeObject {
+		return false
+	}
+	return v.InstanceOf(jsArrayBuffer) || jsArrayBuffer.Call("isView", v).Bool()
 }
 
-func listInto(method string, dst any) error {
+// List calls getResources or getResourceTemplates.
+func (browser) List(templates bool) (page.Value, error) {
 	mc, err := modelContext()
 	if err != nil {
-		return err
+		return nil, err
+	}
+	method := "getResources"
+	if templates {
+		method = "getResourceTemplates"
 	}
 	v, err := call(mc, method)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	return Decode(v, dst)
+	return jsValue{v}, nil
 }
 
-// Subscribe calls handler with the value of every push of uri that the
-// module dispatches (after de-duplication: only changed values), in order,
-// until stop is called, as document.modelContext.subscribeResource does.
-// The subscription survives a replacement of the resource and ends when it
-// is unregistered; stop must still be called to release the js.Func it
-// holds. stop may be called more than once, from any goroutine.
-//
-// handler runs inside a call from JavaScript: it must not block (start a
-// goroutine for slow work). A panic in it is reported on the console and
-// stops nothing else. An unknown uri is an error for which
-// errors.Is(err, ErrNotFound) holds.
-func Subscribe(uri string, handler func(value js.Value)) (stop func(), err error) {
+// Subscribe calls subscribeResource with a handler that lives until stop.
+func (browser) Subscribe(uri string, handler func(page.Value)) (stop func(), err error) {
 	mc, err := modelContext()
 	if err != nil {
 		return noop, err
 	}
 	f := newFunc(func(_ js.Value, args []js.Value) any {
 		defer report("a Subscribe handler of " + strconv.Quote(uri))
-		handler(arg(args, 0))
+		handler(jsValue{arg(args, 0)})
 		return nil
 	})
 	unsubscribe, err := call(mc, "subscribeResource", uri, f)
@@ -178,39 +148,24 @@ func Subscribe(uri string, handler func(value js.Value)) (stop func(), err error
 	}, nil
 }
 
-// OnUpdated calls handler for every resourceupdated event: every push the
-// module dispatches, of any resource, with its uri and value. The rules of
-// Subscribe's handler and stop apply.
-func OnUpdated(handler func(uri string, value js.Value)) (stop func(), err error) {
-	return listen("resourceupdated", func(detail js.Value) {
-		handler(detail.Get("uri").String(), detail.Get("value"))
-	})
-}
-
-// OnListChanged calls handler with the new list of resources for every
-// resourcelistchanged event: every register, replace and unregister. The
-// rules of Subscribe's handler and stop apply.
-func OnListChanged(handler func(resources []Info)) (stop func(), err error) {
-	return listen("resourcelistchanged", func(detail js.Value) {
-		var list []Info
-		if err := Decode(detail.Get("resources"), &list); err != nil {
-			consoleError("modelcontext: reading a resourcelistchanged event failed: " + err.Error())
-			return
-		}
-		handler(list)
-	})
-}
-
-// listen adds an event listener to document.modelContext that hands the
-// event's detail to handle.
-func listen(event string, handle func(detail js.Value)) (stop func(), err error) {
+// Listen adds an event listener to document.modelContext that lives until
+// stop.
+func (browser) Listen(event string, handler func(page.Event)) (stop func(), err error) {
 	mc, err := modelContext()
 	if err != nil {
 		return noop, err
 	}
 	f := newFunc(func(_ js.Value, args []js.Value) any {
 		defer report("a " + event + " handler")
-		handle(arg(args, 0).Get("detail"))
+		e := arg(args, 0)
+		detail := e.Get("detail")
+		pe := page.Event{Underlying: e}
+		if event == updated {
+			pe.URI, pe.Value = detail.Get("uri").String(), jsValue{detail.Get("value")}
+		} else {
+			pe.Value = jsValue{detail.Get("resources")}
+		}
+		handler(pe)
 		return nil
 	})
 	if _, err := call(mc, "addEventListener", event, f); err != nil {
@@ -228,6 +183,9 @@ func listen(event string, handle func(detail js.Value)) (stop func(), err error)
 	}, nil
 }
 
+// Report writes msg to the console.
+func (browser) Report(msg string) { consoleError(msg) }
+
 func arg(args []js.Value, i int) js.Value {
 	if i < len(args) {
 		return args[i]
@@ -239,6 +197,6 @@ func arg(args []js.Value, i int) js.Value {
 // console error, so that it never stops the Go runtime.
 func report(who string) {
 	if p := recover(); p != nil {
-		consoleError("modelcontext: " + who + " panicked: " + describe(p))
+		consoleError("modelcontext: " + who + " panicked: " + page.Describe(p))
 	}
 }

@@ -5,13 +5,16 @@
 // It does not contain a registry: it talks to the one that modelcontext.js
 // installs on the page, so a Go app and the page's JavaScript share one list
 // of resources, and an agent (in the page, or an MCP client) sees both.
+// Outside the browser it talks to a test's stand-in for the page, from
+// package modelcontexttest, so that an app's code builds and is tested with
+// go test on the host.
 //
 // # Getting started
 //
 // Load modelcontext.js on the page (a script tag, or [Load]), wait for it
 // with [Ready], and register a resource:
 //
-//	var cart = map[string]int{}
+//	var cart = Cart{Items: map[string]int{}}
 //	var changed modelcontext.Notifier
 //
 //	func main() {
@@ -21,46 +24,61 @@
 //		}
 //		modelcontext.Register(modelcontext.Resource{
 //			URI: "state://cart", Name: "cart",
-//			Get:       func() (any, error) { return cart, nil },
-//			Subscribe: changed.Subscribe,
+//			Get:   func() (any, error) { return cart, nil },
+//			Watch: changed.Watch,
 //		})
 //		select {}
 //	}
 //
 // and call changed.Notify() after every change of cart. The module calls Get
 // and sends the value to agents only if it differs from the last one sent.
+// Read it back, or any resource of the page, as a Go type with [Read]
+// (cart, err := modelcontext.Read[Cart](ctx, "state://cart")), and follow
+// its changes with [Subscribe].
 //
 // # Values
 //
 // What Get returns reaches JavaScript as its JSON text, written by
-// encoding/json (an Encoder that does not escape HTML) and parsed there with
-// JSON.parse. Map keys are sorted, so equal values always give equal text
-// and objects with the same key order: that is what lets the module
-// recognise an unchanged value (js.ValueOf builds objects in Go's random map
-// order, which defeats it).
+// encoding/json (without HTML escaping) and parsed there with JSON.parse:
+// struct fields under their `json` tag names, MarshalJSON and MarshalText
+// methods, time.Time as RFC 3339. Map keys are sorted, so equal values
+// always give equal text and objects with the same key order: that is what
+// lets the module recognise an unchanged value (js.ValueOf builds objects
+// in Go's random map order, which defeats it).
 //
 // A few values are sent as they are: nil as null, a string as a string, a
 // js.Value (or js.Func) unchanged, and a top-level []byte as a new
 // Uint8Array: a binary resource, which MCP clients receive as a blob.
 //
-// [Decode], [ReadInto] and handlers go the other way, with encoding/json's
-// Unmarshal.
+// [Read], [Subscribe] and [UpdatedEvent.Decode] go the other way, with
+// encoding/json's Unmarshal, from the value's JSON.stringify text; a value
+// that does not fit is a [*DecodeError] wrapping encoding/json's error.
 //
 // # Calls from JavaScript
 //
 // Get, Template.Get and the handlers of [Subscribe], [OnUpdated] and
 // [OnListChanged] run inside a call from JavaScript: the page waits for
 // them. They must return promptly and must not block on anything that needs
-// the event loop (a channel another callback would fill, a network call);
-// start a goroutine for slow work. [Ready], [Load], [Read] and [ReadInto]
+// the event loop (a channel another callback would fill, a network call).
+// A value that takes time to get goes in Resource.GetContext instead: it
+// runs in a goroutine of its own for each read and push, and the page gets
+// a Promise that its result settles, in order (a push whose value arrives
+// after a newer one was delivered is dropped). [Ready], [Load] and [Read]
 // block until JavaScript answers, so they are called from main or another
 // goroutine, never from inside such a call.
 //
 // A Get that returns an error, panics, or returns a value JSON cannot hold
-// makes that read fail (a rejected Promise whose Error names the uri and
-// where in the value the problem is); a push made with it is dropped and
-// reported on the console. Panics in handlers are reported on the console.
-// Nothing a resource or a handler does stops the Go program.
+// makes that read fail (a rejected Promise whose Error names the uri); a
+// push made with it is dropped and reported on the console. Panics in
+// handlers are reported on the console. Nothing a resource or a handler
+// does stops the Go program.
+//
+// # Events
+//
+// [OnUpdated] and [OnListChanged] hand over an [*UpdatedEvent] and a
+// [*ListChangedEvent], shaped like honnef.co/go/js/dom/v2's events: Type,
+// and in the browser Underlying, the CustomEvent of document.modelContext
+// (dom.WrapEvent(e.Underlying()) is a *dom.CustomEvent).
 //
 // # Errors
 //
@@ -68,7 +86,8 @@
 // message: a descriptor the module refuses is a TypeError whose Field names
 // the field ("uri", "name", "annotations.priority"); an unknown uri is a
 // NotFoundError, for which errors.Is(err, ErrNotFound) holds. Calls made
-// before the module's script has run return [ErrNotLoaded].
+// before the module's script has run return [ErrNotLoaded], as do calls
+// outside the browser without a test's page.
 //
 // # Releasing
 //
@@ -79,7 +98,8 @@
 //
 // # Size
 //
-// The package uses syscall/js, context and encoding/json, not DOM bindings
-// such as honnef.co/go/js/dom/v2 (which an app may of course use itself):
-// see README.md beside this file for the measured sizes.
+// The package uses syscall/js, context and encoding/json (with what that
+// brings: reflect, strconv, fmt), not DOM bindings such as
+// honnef.co/go/js/dom/v2 (which an app may of course use itself): see
+// README.md beside this file for the measured sizes.
 package modelcontext

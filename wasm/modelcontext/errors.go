@@ -2,10 +2,12 @@ package modelcontext
 
 import (
 	"errors"
+	"runtime"
+	"strconv"
 	"strings"
 )
 
-// ErrNotFound is the error of a Read, ReadInto or Subscribe of a uri that no
+// ErrNotFound is the error of a Read or Subscribe of a uri that no
 // resource or template answers. The error returned is an [*Error] whose
 // message names the uri; test for it with errors.Is(err, ErrNotFound).
 var ErrNotFound = errors.New("modelcontext: no resource is registered for that uri")
@@ -13,8 +15,20 @@ var ErrNotFound = errors.New("modelcontext: no resource is registered for that u
 // ErrNotLoaded means that the page has no document.modelContext with the
 // module's members: modelcontext.js is not loaded (yet). Load it with a
 // script tag before the app starts, call [Ready] to wait for a tag later in
-// the page, or call [Load].
+// the page, or call [Load]. Outside the browser, where there is no page,
+// every call returns an error for which errors.Is(err, ErrNotLoaded) holds,
+// unless a test made one with modelcontexttest.NewPage.
 var ErrNotLoaded = errors.New("modelcontext: the module is not loaded on this page (no document.modelContext.registerResource); add <script src=\".../modelcontext.js\"> or call modelcontext.Load")
+
+// noPage is the error of every call outside the browser without a test's
+// page.
+type noPage struct{}
+
+func (noPage) Error() string {
+	return "modelcontext: there is no page on " + runtime.GOOS + "/" + runtime.GOARCH + " (the package talks to the browser's document.modelContext, in GOOS=js GOARCH=wasm builds); in tests, make one with modelcontexttest.NewPage"
+}
+
+func (noPage) Is(target error) bool { return target == ErrNotLoaded }
 
 // Error is an error that came from JavaScript: thrown or rejected by the
 // module (an invalid descriptor, an unknown uri, a module that failed to
@@ -80,3 +94,19 @@ func fieldNamed(message string) string {
 	}
 	return name
 }
+
+// A DecodeError is a resource's value that [Read], [Subscribe] or
+// [UpdatedEvent.Decode] could not store in the Go value asked for. Err is
+// encoding/json's error (a *json.UnmarshalTypeError, a *json.SyntaxError,
+// ...), which errors.As finds through it, or one that says why the value
+// has no JSON (a binary value decodes only into a []byte).
+type DecodeError struct {
+	URI string
+	Err error
+}
+
+func (e *DecodeError) Error() string {
+	return "modelcontext: decoding the value of " + strconv.Quote(e.URI) + ": " + e.Err.Error()
+}
+
+func (e *DecodeError) Unwrap() error { return e.Err }

@@ -4,12 +4,18 @@ package modelcontext
 
 import (
 	"context"
-	"reflect"
-	"strconv"
 	"sync"
 	"sync/atomic"
 	"syscall/js"
+
+	"github.com/modelcontext-go/modelcontext/wasm/modelcontext/internal/page"
 )
+
+// browser is the page the package talks to in the browser: the
+// document.modelContext that modelcontext.js installs.
+type browser struct{}
+
+func init() { page.SetDefault(browser{}) }
 
 // The JavaScript values the package uses, looked up once.
 var (
@@ -87,7 +93,7 @@ func recovered(p any) error {
 	if err, ok := p.(error); ok {
 		return &Error{Message: "modelcontext: " + err.Error()}
 	}
-	return &Error{Message: "modelcontext: " + describe(p)}
+	return &Error{Message: "modelcontext: " + page.Describe(p)}
 }
 
 // errorOf is the *Error of a value JavaScript threw or rejected with.
@@ -111,28 +117,6 @@ func safeString(v js.Value) (s string) {
 	return jsString.Invoke(v).String()
 }
 
-// describe renders a recovered panic value without fmt.
-func describe(p any) string {
-	switch x := p.(type) {
-	case error:
-		return x.Error()
-	case string:
-		return x
-	case interface{ String() string }:
-		return x.String()
-	case int:
-		return strconv.Itoa(x)
-	}
-	return "a panic value of type " + typeOf(p)
-}
-
-func typeOf(p any) string {
-	if p == nil {
-		return "nil"
-	}
-	return reflect.TypeOf(p).String()
-}
-
 // newJSError makes a JavaScript Error with message msg.
 func newJSError(msg string) js.Value {
 	return jsError.New(msg)
@@ -147,9 +131,9 @@ func consoleError(args ...any) {
 // toJS turns a Go value into the JavaScript value the module receives:
 // nil is null, a js.Value or js.Func is passed as it is, a string is a
 // string, a []byte is a new Uint8Array (a binary resource), and every other
-// value is its JSON text (encoding/json's, see marshalJSON) parsed with
+// value is its JSON text (encoding/json's, see page.JSON) parsed with
 // JSON.parse, so that equal values always give objects with the same key
-// order.
+// order. An error is encoding/json's.
 func toJS(v any) (js.Value, error) {
 	switch x := v.(type) {
 	case nil:
@@ -165,11 +149,38 @@ func toJS(v any) (js.Value, error) {
 		js.CopyBytesToJS(a, x)
 		return a, nil
 	}
-	text, err := marshalJSON(v)
+	text, err := page.JSON(v)
 	if err != nil {
 		return js.Value{}, err
 	}
 	return invoke(jsonParse, text)
+}
+
+// Making Promises. newPromise returns a new Promise and the functions that
+// settle it, without a js.Func per Promise: the executor, a js.Func that
+// lives as long as the program, hands them over while new Promise runs it
+// (synchronously, on this goroutine).
+
+var promises struct {
+	once            sync.Once
+	mu              sync.Mutex
+	executor        js.Func
+	resolve, reject js.Value
+}
+
+func newPromise() (p, resolve, reject js.Value) {
+	promises.once.Do(func() {
+		promises.executor = newFunc(func(_ js.Value, args []js.Value) any {
+			promises.resolve, promises.reject = args[0], args[1]
+			return nil
+		})
+	})
+	promises.mu.Lock()
+	defer promises.mu.Unlock()
+	p = jsPromise.New(promises.executor)
+	resolve, reject = promises.resolve, promises.reject
+	promises.resolve, promises.reject = js.Value{}, js.Value{}
+	return p, resolve, reject
 }
 
 // Awaiting Promises. A Promise is awaited only from a goroutine: the

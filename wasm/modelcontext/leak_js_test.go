@@ -5,12 +5,11 @@ package modelcontext
 import (
 	"context"
 	"errors"
-	"syscall/js"
 	"testing"
 )
 
-// TestNoLeaks registers and unregisters, subscribes and stops, listens and
-// stops many times, with pushes, reads and failures in between, and checks
+// TestNoLeaks registers and unregisters (a Get, a GetContext, a template),
+// subscribes and stops, listens and stops many times, with pushes, reads and failures in between, and checks
 // that the package's live js.Funcs, the module's registrations and
 // subscriptions, and the live references in wasm_exec.js's value table are
 // back where they started.
@@ -20,8 +19,13 @@ func TestNoLeaks(t *testing.T) {
 	round := func(i int) {
 		var changed Notifier
 		n := i
-		unregister, err := Register(Resource{URI: "state://leak", Name: "leak", Subscribe: changed.Subscribe,
+		unregister, err := Register(Resource{URI: "state://leak", Name: "leak", Watch: changed.Watch,
 			Get: func() (any, error) { return map[string]any{"n": n, "tags": []string{"a", "b"}}, nil }})
+		if err != nil {
+			t.Fatal(err)
+		}
+		unSlow, err := Register(Resource{URI: "state://leak-slow", Name: "slow", Watch: changed.Watch,
+			GetContext: func(ctx context.Context) (any, error) { return n, ctx.Err() }})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -30,15 +34,15 @@ func TestNoLeaks(t *testing.T) {
 			t.Fatal(err)
 		}
 		got := 0
-		stop, err := Subscribe("state://leak", func(js.Value) { got++ })
+		stop, err := Subscribe("state://leak", func(struct{ N int }, error) { got++ })
 		if err != nil {
 			t.Fatal(err)
 		}
-		stopUpdated, err := OnUpdated(func(string, js.Value) {})
+		stopUpdated, err := OnUpdated(func(*UpdatedEvent) {})
 		if err != nil {
 			t.Fatal(err)
 		}
-		stopList, err := OnListChanged(func([]Info) {})
+		stopList, err := OnListChanged(func(*ListChangedEvent) {})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -50,18 +54,21 @@ func TestNoLeaks(t *testing.T) {
 			t.Fatalf("round %d: %d pushes delivered, want 2", i, got)
 		}
 		if i%10 == 0 {
-			var v struct{ N int }
-			if err := ReadInto(context.Background(), "state://leak", &v); err != nil || v.N != n {
+			v, err := Read[struct{ N int }](context.Background(), "state://leak")
+			if err != nil || v.N != n {
 				t.Fatalf("round %d: read %+v, %v", i, v, err)
 			}
-			var p map[string]string
-			if err := ReadInto(context.Background(), "leak://t/"+"q", &p); err != nil || p["x"] != "q" {
+			if v, err := Read[int](context.Background(), "state://leak-slow"); err != nil || v != n {
+				t.Fatalf("round %d: read of a GetContext %v, %v", i, v, err)
+			}
+			p, err := Read[map[string]string](context.Background(), "leak://t/"+"q")
+			if err != nil || p["x"] != "q" {
 				t.Fatalf("round %d: template read %v, %v", i, p, err)
 			}
 			if _, err := Register(Resource{URI: "bad", Name: "n", Get: func() (any, error) { return nil, nil }}); err == nil {
 				t.Fatal("a bad uri was accepted")
 			}
-			if _, err := Subscribe("state://none", func(js.Value) {}); !errors.Is(err, ErrNotFound) {
+			if _, err := Subscribe("state://none", func(any, error) {}); !errors.Is(err, ErrNotFound) {
 				t.Fatal(err)
 			}
 		}
@@ -69,6 +76,7 @@ func TestNoLeaks(t *testing.T) {
 		stopUpdated()
 		stopList()
 		unTpl()
+		unSlow()
 		unregister()
 	}
 	round(0) // warm up: the settler and whatever the module creates once

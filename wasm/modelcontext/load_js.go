@@ -9,19 +9,9 @@ import (
 	"syscall/js"
 )
 
-// Ready waits until the module is ready: its script has run and its
-// WebAssembly has started (document.modelContext.ready resolved). If the
-// script has not run yet and the page is still loading, Ready waits for the
-// page to finish loading (a script tag later in the page, async and defer
-// scripts); if the page has loaded without it, Ready returns ErrNotLoaded.
-// If the module failed to start, Ready returns its error (an [*Error]
-// whose message says what to fix).
-//
-// Register works before Ready (the module queues registrations made while
-// it starts) but not before the module's script has run: an app that may
-// start first calls Ready before Register. Ready blocks: call it from main
-// or another goroutine, never from a function JavaScript calls.
-func Ready(ctx context.Context) error {
+// Ready waits for the module's script, then awaits
+// document.modelContext.ready (which starts a lazily booted module).
+func (browser) Ready(ctx context.Context) error {
 	mc, err := installed(ctx)
 	if err != nil {
 		return err
@@ -70,20 +60,16 @@ func installed(ctx context.Context) (js.Value, error) {
 	}
 }
 
-// Load adds the module's script tag to the page, <script src="src"> with
-// the attributes attrs (for example {"data-wasm": "/static/modelcontext.wasm"}
-// when the .wasm is not beside the script, or {"data-debug": ""}), waits
-// for it to run and then for the module to be ready, as [Ready] does. If
-// the module is already on the page, Load only waits for it to be ready.
-// Load blocks: call it from main or another goroutine.
-func Load(ctx context.Context, src string, attrs map[string]string) (err error) {
+// Load adds the module's script tag, unless the module is on the page,
+// and waits for it as Ready does.
+func (b browser) Load(ctx context.Context, src string, attrs map[string]string) (err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			err = recovered(p)
 		}
 	}()
 	if _, err := modelContext(); err == nil {
-		return Ready(ctx)
+		return b.Ready(ctx)
 	}
 	doc := global.Get("document")
 	if doc.Type() != js.TypeObject {
@@ -130,5 +116,5 @@ func Load(ctx context.Context, src string, attrs map[string]string) (err error) 
 	if _, err := modelContext(); err != nil {
 		return &Error{Name: "Error", Message: "modelcontext: the script " + strconv.Quote(src) + " ran but did not install document.modelContext; is it modelcontext.js?"}
 	}
-	return Ready(ctx)
+	return b.Ready(ctx)
 }

@@ -46,8 +46,8 @@ func TestMain(m *testing.M) {
 	atStart.installed = err == nil
 	if !atStart.installed {
 		_, atStart.register = Register(Resource{URI: "state://early", Name: "early", Get: func() (any, error) { return 1, nil }})
-		_, atStart.read = Read(context.Background(), "state://early")
-		_, atStart.subscribe = Subscribe("state://early", func(js.Value) {})
+		_, atStart.read = Read[int](context.Background(), "state://early")
+		_, atStart.subscribe = Subscribe("state://early", func(int, error) {})
 		_, atStart.list = Resources()
 		atStart.funcs = liveFuncs.Load()
 	}

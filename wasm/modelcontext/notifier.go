@@ -5,8 +5,8 @@ import (
 	"sync"
 )
 
-// Notifier is a ready-made push source: pass its Subscribe method as
-// Resource.Subscribe and call Notify after every change of the state the
+// Notifier is a ready-made push source: pass its Watch method as
+// Resource.Watch and call Notify after every change of the state the
 // resource shows. The zero Notifier is ready to use; it must not be copied
 // after first use. Its methods may be called from any goroutine.
 //
@@ -18,9 +18,9 @@ type Notifier struct {
 	subs map[uint64]func()
 }
 
-// Subscribe adds onChange to the functions Notify calls, until stop is
-// called. stop may be called more than once.
-func (n *Notifier) Subscribe(onChange func()) (stop func()) {
+// Watch adds onChange to the functions Notify calls, until stop is called.
+// stop may be called more than once.
+func (n *Notifier) Watch(onChange func()) (stop func()) {
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	if n.subs == nil {
@@ -36,9 +36,9 @@ func (n *Notifier) Subscribe(onChange func()) (stop func()) {
 	}
 }
 
-// Notify calls every subscribed onChange, in the order they subscribed.
-// It holds no lock while calling them, so they may subscribe, stop or
-// notify again.
+// Notify calls every watching onChange, in the order they started
+// watching. It holds no lock while calling them, so they may watch, stop
+// or notify again.
 func (n *Notifier) Notify() {
 	n.mu.Lock()
 	ids := make([]uint64, 0, len(n.subs))

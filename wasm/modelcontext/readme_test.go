@@ -68,14 +68,16 @@ func sh(t *testing.T, dir, block string, env []string, replace ...string) {
 
 // TestReadmeAsAGoDeveloper does what README.md says, in a fresh folder:
 // its setup commands (make build, a new module in a new folder, a replace
-// pointing at this checkout),
-// the five-line example saved as main.go, its build commands (go mod tidy,
-// GOOS=js GOARCH=wasm go build, wasm_exec.js) and its copy of the module
-// into static/; then it serves the folder as the README's python3 -m
-// http.server would (Go's file server, which also sends .wasm as
-// application/wasm) and loads the README's HTML in Chromium, in both
-// orders. The README's console lines must print what their comments say,
-// and the resource must be listed, read, and pushed once per real change.
+// pointing at this checkout), the example saved as main.go, console_js.go
+// and main_test.go, its build commands (go mod tidy, GOOS=js GOARCH=wasm go
+// build, wasm_exec.js), its test command (go test, on the host, on
+// modelcontexttest's page) and its copy of the module into static/; then it
+// serves the folder as the README's python3 -m http.server would (Go's file
+// server, which also sends .wasm as application/wasm) and loads the
+// README's HTML in Chromium, in both orders. The README's console lines
+// must print what their comments say, the resource must be listed, read
+// (its GetContext takes 50 ms), and pushed once per real change, and the
+// app must have read it back and followed it.
 func TestReadmeAsAGoDeveloper(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds a Go app and drives Chromium")
@@ -90,12 +92,17 @@ func TestReadmeAsAGoDeveloper(t *testing.T) {
 	env := []string{"PATH=" + filepath.Join(runtime.GOROOT(), "bin") + string(os.PathListSeparator) + os.Getenv("PATH"), "MC=" + root}
 	dir := filepath.Join(t.TempDir(), "shop")
 	sh(t, root, readmeBlock(t, "sh", 0), env, "~/shop", dir)
-	for name, text := range map[string]string{"main.go": readmeBlock(t, "go", 0), "hook.go": hook} {
+	files := map[string]string{"main.go": readmeBlock(t, "go", 0), "console_js.go": readmeBlock(t, "go", 1), "main_test.go": readmeBlock(t, "go", 2), "hook.go": hook}
+	for name, text := range files {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
 	sh(t, dir, readmeBlock(t, "sh", 1), env)
+	if test := readmeBlock(t, "sh", 3); !strings.HasPrefix(test, "go test ./...") {
+		t.Fatalf("README's test command changed:\n%s", test)
+	}
+	sh(t, dir, readmeBlock(t, "sh", 3), env)
 	serve := readmeBlock(t, "sh", 2)
 	copyLine, serveLine, _ := strings.Cut(serve, "\n")
 	if !strings.HasPrefix(serveLine, "python3 -m http.server 8000 --bind 127.0.0.1") {
@@ -146,16 +153,18 @@ func TestReadmeAsAGoDeveloper(t *testing.T) {
 			tab := browsertest.NewTab(t)
 			tab.Timeout = time.Minute
 			tab.Navigate(srv.URL + "/" + page)
+			type cart struct{ Items map[string]int }
 			var got struct {
 				Console   []string
 				Listed    []map[string]any
-				Pushes    []map[string]int
-				Read      map[string]int
+				Pushes    []cart
+				Read      cart
 				Unchanged int
 			}
 			// Wait for the app's registration (a resourcelistchanged, or
 			// already listed), type the README's console lines, then drive
-			// the app like its UI would.
+			// the app like its UI would, waiting for each push (its
+			// GetContext takes 50 ms).
 			tab.Eval(`(async (steps) => {
 			  const mc = document.modelContext;
 			  await mc.ready;
@@ -170,11 +179,17 @@ func TestReadmeAsAGoDeveloper(t *testing.T) {
 			  }
 			  const pushes = [];
 			  mc.addEventListener("resourceupdated", (e) => e.detail.uri === "state://cart" && pushes.push(JSON.parse(JSON.stringify(e.detail.value))));
+			  const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+			  const pushed = async (n) => { while (pushes.length < n) await sleep(10); };
 			  for (let i = 0; i < 5; i++) notifyUnchanged();
+			  await sleep(300);
 			  const unchanged = pushes.length;
 			  addToCart("MUG");
+			  await pushed(1);
 			  addToCart("KETTLE");
+			  await pushed(2);
 			  notifyUnchanged();
+			  await sleep(300);
 			  return { console: lines, listed: listed(), pushes, read: await mc.readResource("state://cart"), unchanged };
 			})(`+string(steps)+`)`, &got)
 			for _, c := range got.Console {
@@ -184,12 +199,19 @@ func TestReadmeAsAGoDeveloper(t *testing.T) {
 			if len(got.Listed) != 1 || !equalJSON(got.Listed[0], wantInfo) {
 				t.Errorf("getResources() lists %v, want %v", got.Listed, wantInfo)
 			}
-			want := []map[string]int{{"MUG": 2}, {"KETTLE": 1, "MUG": 2}}
+			want := []cart{{map[string]int{"MUG": 2}}, {map[string]int{"KETTLE": 1, "MUG": 2}}}
 			if got.Unchanged != 0 || !equalJSON(got.Pushes, want) {
 				t.Errorf("pushes = %v (%d after the 5 unchanged Notify calls), want %v (0)", got.Pushes, got.Unchanged, want)
 			}
-			if !equalJSON(got.Read, map[string]int{"KETTLE": 1, "MUG": 2}) {
+			if !equalJSON(got.Read, want[1]) {
 				t.Errorf("read = %v", got.Read)
+			}
+			// The app read its own resource back, and followed it.
+			printed := tab.ConsoleText()
+			for _, line := range []string{"read the cart: 0 lines true", "the cart changed: 1 lines true", "the cart changed: 2 lines true"} {
+				if !strings.Contains(printed, line) {
+					t.Errorf("the app did not print %q; the console:\n%s", line, printed)
+				}
 			}
 			for _, l := range tab.Console() {
 				if strings.HasPrefix(l, "uncaught:") || strings.HasPrefix(l, "console.error:") || strings.HasPrefix(l, "console.warning:") {

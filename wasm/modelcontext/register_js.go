@@ -3,102 +3,42 @@
 package modelcontext
 
 import (
+	"context"
 	"strconv"
 	"sync"
 	"syscall/js"
+
+	"github.com/modelcontext-go/modelcontext/wasm/modelcontext/internal/page"
 )
 
-// Register registers r on the page's document.modelContext and returns the
-// function that unregisters it. If the module is still starting, the
-// registration is queued by the module and takes effect once it is ready;
-// if r.URI is already registered (by Go or by the page's JavaScript), r
-// replaces it in its place.
-//
-// r.Subscribe, if set, is called before Register returns; if it panics,
-// Register returns an error and registers nothing.
-//
-// Register returns ErrNotLoaded if the module's script has not run yet (see
-// [Ready]), and an [*Error] with Name "TypeError" and Field set if the
-// module refuses the descriptor (an empty or scheme-less URI, an empty
-// Name, a nil Get, annotations out of range). On error, unregister does
-// nothing.
-//
-// unregister ends the registration, stops r.Subscribe's source and
-// releases every js.Func Register created. It may be called more than
-// once, and from any goroutine; once the uri has been registered again by
-// someone else it only releases what this registration held.
-func Register(r Resource) (unregister func(), err error) {
-	desc := resourceDescriptor{URI: r.URI, Name: r.Name, Title: r.Title, Description: r.Description, MimeType: r.MimeType, Annotations: r.Annotations}
-	reg := &registration{uri: r.URI}
-	if r.Get != nil {
-		reg.getFunc = newFunc(func(js.Value, []js.Value) any {
-			return reg.value(r.Get)
-		})
-	}
-	return reg.register(desc, r.Subscribe)
-}
-
-// RegisterTemplate registers t, a URI template resource, on the page's
-// document.modelContext: reads of uris that match t.URITemplate (and that
-// no concrete resource answers) call t.Get with the template's parameters.
-// Errors and unregister are as in [Register]; errors name "uriTemplate"
-// where Register's name "uri".
-func RegisterTemplate(t Template) (unregister func(), err error) {
-	desc := templateDescriptor{URITemplate: t.URITemplate, Name: t.Name, Title: t.Title, Description: t.Description, MimeType: t.MimeType, Annotations: t.Annotations}
-	reg := &registration{uri: t.URITemplate}
-	if t.Get != nil {
-		reg.getFunc = newFunc(func(_ js.Value, args []js.Value) any {
-			return reg.value(func() (any, error) {
-				params := map[string]string{}
-				if len(args) > 0 {
-					if err := Decode(args[0], &params); err != nil {
-						return nil, err
-					}
-				}
-				return t.Get(params)
-			})
-		})
-	}
-	return reg.register(desc, nil)
-}
-
-func noop() {}
-
-// registration is one Register or RegisterTemplate call: the js.Funcs it
-// handed the module (released together by unregister) and the state of its
-// push source.
-type registration struct {
-	uri           string
-	getFunc       js.Func // get(): calls Get
-	subscribeFunc js.Func // subscribe(onChange): keeps onChange, returns teardownFunc
-	teardownFunc  js.Func // the teardown subscribe returns: stops the source
-	unregisterJS  js.Value
-
-	mu       sync.Mutex
-	onChange js.Value // the module's onChange, between subscribe and teardown
-	stop     func()   // the source's stop, until it has been called
-	once     sync.Once
-}
-
-func (reg *registration) register(desc any, subscribe func(onChange func()) func()) (func(), error) {
+// Register hands r to the module's registerResource: a descriptor parsed
+// from r's JSON, with get (and subscribe, when r has a Watch) functions
+// that call back into Go.
+func (b browser) Register(r page.Registration) (func(), error) {
 	mc, err := modelContext()
 	if err != nil {
-		reg.release()
 		return noop, err
 	}
-	d, err := toJS(desc)
+	reg := &registration{uri: r.Key, get: r.Get}
+	reg.ctx, reg.cancel = context.WithCancel(context.Background())
+	if r.Get.Get != nil {
+		reg.getFunc = newFunc(reg.read)
+	}
+	d, err := invoke(jsonParse, string(r.Descriptor))
 	if err != nil {
+		reg.cancel()
 		reg.release()
 		return noop, err
 	}
 	if reg.getFunc.Truthy() {
 		d.Set("get", reg.getFunc)
 	}
-	if subscribe != nil {
-		stop, err := startSource(reg.uri, subscribe, reg.changed)
-		if err != nil {
+	if r.Watch != nil {
+		stop, failure := page.StartWatch(reg.uri, r.Watch, reg.changed)
+		if failure != "" {
+			reg.cancel()
 			reg.release()
-			return noop, err
+			return noop, &Error{Message: failure}
 		}
 		reg.stop = stop
 		reg.teardownFunc = newFunc(func(js.Value, []js.Value) any {
@@ -125,14 +65,23 @@ func (reg *registration) register(desc any, subscribe func(onChange func()) func
 	return reg.unregister, nil
 }
 
-// startSource calls the resource's Subscribe, turning a panic into an error.
-func startSource(uri string, subscribe func(onChange func()) func(), onChange func()) (stop func(), err error) {
-	defer func() {
-		if p := recover(); p != nil {
-			err = &Error{Message: "modelcontext: Subscribe of " + strconv.Quote(uri) + " panicked: " + describe(p)}
-		}
-	}()
-	return subscribe(onChange), nil
+// registration is one Register or RegisterTemplate call: the js.Funcs it
+// handed the module (released together by unregister) and the state of its
+// push source.
+type registration struct {
+	uri           string
+	get           page.Getter
+	ctx           context.Context // GetContext's: ends with the registration
+	cancel        context.CancelFunc
+	getFunc       js.Func // get(): calls Get
+	subscribeFunc js.Func // subscribe(onChange): keeps onChange, returns teardownFunc
+	teardownFunc  js.Func // the teardown subscribe returns: stops the source
+	unregisterJS  js.Value
+
+	mu       sync.Mutex
+	onChange js.Value // the module's onChange, between subscribe and teardown
+	stop     func()   // the source's stop, until it has been called
+	once     sync.Once
 }
 
 // changed is the onChange the resource's source calls: it tells the
@@ -149,22 +98,16 @@ func (reg *registration) changed() {
 	}
 }
 
-// unbind forgets the module's onChange and stops the source, once.
+// unbind forgets the module's onChange, stops the source and ends
+// GetContext's context, once.
 func (reg *registration) unbind() {
 	reg.mu.Lock()
 	reg.onChange = js.Undefined()
 	stop := reg.stop
 	reg.stop = nil
 	reg.mu.Unlock()
-	if stop == nil {
-		return
-	}
-	defer func() {
-		if p := recover(); p != nil {
-			consoleError("modelcontext: the stop function of " + strconv.Quote(reg.uri) + "'s Subscribe panicked: " + describe(p))
-		}
-	}()
-	stop()
+	reg.cancel()
+	page.Stop(browser{}, reg.uri, stop)
 }
 
 func (reg *registration) unregister() {
@@ -187,28 +130,66 @@ func (reg *registration) release() {
 	}
 }
 
-// value is what the module's get() returns: the value of get, converted
-// for JavaScript, or a rejected Promise whose Error says why there is none.
-// A panic in get is caught here and never reaches the runtime.
-func (reg *registration) value(get func() (any, error)) (result any) {
-	who := "modelcontext: Get of " + strconv.Quote(reg.uri)
-	defer func() {
-		if p := recover(); p != nil {
-			result = rejected(who + " panicked: " + describe(p))
-		}
-	}()
-	v, err := get()
-	if err != nil {
-		return rejected(who + " failed: " + err.Error())
+// read is the module's get(): for a template, args[0] holds the
+// parameters. A Get's value is returned at once (or a rejected Promise
+// saying why there is none); a GetContext runs in a goroutine, and get()
+// returns a Promise that its outcome settles. A panic in either is caught
+// and never reaches the runtime.
+func (reg *registration) read(_ js.Value, args []js.Value) any {
+	var params map[string]string
+	if len(args) > 0 && args[0].Type() == js.TypeObject {
+		params = stringsOf(args[0])
 	}
+	if !reg.get.Blocking {
+		v, failure := reg.value(params)
+		if failure != "" {
+			return rejected(failure)
+		}
+		return v
+	}
+	p, resolve, reject := newPromise()
+	go func() {
+		defer func() {
+			if x := recover(); x != nil { // never the Get's (value recovers those): this package's
+				reject.Invoke(newJSError("modelcontext: the read of " + strconv.Quote(reg.uri) + " failed: " + page.Describe(x)))
+			}
+		}()
+		v, failure := reg.value(params)
+		if failure != "" {
+			reject.Invoke(newJSError(failure))
+			return
+		}
+		resolve.Invoke(v)
+	}()
+	return p
+}
+
+// value calls the getter and converts its value for JavaScript, or says
+// why there is none.
+func (reg *registration) value(params map[string]string) (js.Value, string) {
+	return page.Call(reg.uri, func() (any, error) { return reg.get.Get(reg.ctx, params) }, reg.convert)
+}
+
+func (reg *registration) convert(v any) (js.Value, string) {
 	jv, err := toJS(v)
 	if err != nil {
-		if _, ok := err.(*Error); ok { // JSON.parse threw
-			return rejected(who + " failed: " + err.Error())
+		if e, ok := err.(*Error); ok { // JSON.parse threw
+			return js.Value{}, "modelcontext: Get of " + strconv.Quote(reg.uri) + " failed: " + e.Error()
 		}
-		return rejected(who + " returned a value JSON cannot hold: " + err.Error())
+		return js.Value{}, page.EncodeFailure(reg.uri, err)
 	}
-	return jv
+	return jv, ""
+}
+
+// stringsOf copies an object of strings (a template's parameters) into Go.
+func stringsOf(o js.Value) map[string]string {
+	keys := jsObject.Call("keys", o)
+	m := make(map[string]string, keys.Length())
+	for i := range keys.Length() {
+		k := keys.Index(i).String()
+		m[k] = o.Get(k).String()
+	}
+	return m
 }
 
 func rejected(msg string) js.Value {

@@ -1,5 +1,10 @@
 package modelcontext
 
+import (
+	"context"
+	"time"
+)
+
 // Resource describes a live resource for [Register].
 type Resource struct {
 	// URI is the resource's stable identity: a scheme, ":", and at least one
@@ -15,24 +20,39 @@ type Resource struct {
 	MimeType string
 	// Annotations are optional MCP annotations.
 	Annotations *Annotations
+
 	// Get returns the current value. It is called on every read and every
 	// push, inside a call from JavaScript: it must return at once, without
-	// blocking (no channel receive that waits, no network call; keep a copy
-	// that goroutines update and return that). Required.
+	// blocking (no channel receive that waits, no network call). For a
+	// value that takes time, set GetContext instead.
 	//
 	// The value is sent to JavaScript as described in the package
 	// documentation (see "Values"). An error, a panic or a value that
-	// cannot be encoded makes that read fail; it never stops the program.
+	// JSON cannot hold makes that read fail; it never stops the program.
 	Get func() (any, error)
-	// Subscribe, if set, is the push source: it is called once, by
-	// Register, and must arrange for onChange to be called whenever the
-	// value may have changed, returning a function that stops that. The
-	// module then calls Get and sends the value on only if it differs from
-	// the last one sent. onChange may be called from any goroutine, and
-	// does nothing once the resource is unregistered or replaced. A
-	// [Notifier] is a ready-made Subscribe. Without Subscribe the resource
-	// is pull-only.
-	Subscribe func(onChange func()) (stop func())
+	// GetContext, if set, is used instead of Get, for a value that takes
+	// time to get (a request to the app's server, a database query): each
+	// read and each push runs it in a goroutine of its own, and the page
+	// receives a Promise that its result settles (its error rejects it).
+	// Pushes are delivered in the order of their onChange calls; a value
+	// that arrives after a newer one was delivered is dropped, never
+	// delivered late. ctx ends when the registration does (its unregister,
+	// or, for a resource with Watch, a new registration of its uri).
+	// Either Get or GetContext is required.
+	GetContext func(ctx context.Context) (any, error)
+
+	// Watch, if set, is the push source: Register calls it once, and it
+	// must arrange for onChange to be called whenever the value may have
+	// changed, returning a function that stops that. The module then calls
+	// Get and sends the value on only if it differs from the last one
+	// sent. onChange may be called from any goroutine, and does nothing
+	// once the resource is unregistered or replaced. A [Notifier]'s Watch
+	// method is a ready-made one. Without Watch the resource is pull-only.
+	Watch func(onChange func()) (stop func())
+	// Settle, if above 0, makes a burst of onChange calls (typing,
+	// dragging) one push: the value is read Settle after the last call of
+	// the burst, and at the latest 4 × Settle after its first.
+	Settle time.Duration
 }
 
 // Template describes a URI template resource for [RegisterTemplate]: a
@@ -49,8 +69,11 @@ type Template struct {
 	Annotations *Annotations
 	// Get returns the value of the resource the template's parameters
 	// name, e.g. {"id": "42"} for "app://orders/42" (percent-decoded).
-	// The rules of Resource.Get apply. Required.
+	// The rules of Resource.Get apply.
 	Get func(params map[string]string) (any, error)
+	// GetContext, if set, is used instead of Get, with the rules of
+	// Resource.GetContext. Either Get or GetContext is required.
+	GetContext func(ctx context.Context, params map[string]string) (any, error)
 }
 
 // Annotations are the MCP annotations of a resource.
@@ -96,6 +119,7 @@ type resourceDescriptor struct {
 	Description string       `json:"description,omitempty"`
 	MimeType    string       `json:"mimeType,omitempty"`
 	Annotations *Annotations `json:"annotations,omitempty"`
+	Settle      *float64     `json:"settle,omitempty"` // ms
 }
 
 type templateDescriptor struct {

@@ -117,7 +117,7 @@ func main() {
 		Title:       "Delivery estimate",
 		Description: "When an order placed now would arrive (working days) and what shipping costs (EUR cents), for the country and speed in the checkout draft. Worked out by the page's Go app.",
 		Get:         func() (any, error) { return current, nil },
-		Subscribe:   changed.Subscribe,
+		Watch:       changed.Watch,
 	}); err != nil {
 		c.fail(err)
 		return
@@ -130,17 +130,15 @@ func main() {
 		c.render(current)
 		changed.Notify()
 	}
-	if _, err := modelcontext.Subscribe("state://checkout-draft", func(v js.Value) {
-		var d draft
-		if err := modelcontext.Decode(v, &d); err == nil {
+	if _, err := modelcontext.Subscribe("state://checkout-draft", func(d draft, err error) {
+		if err == nil {
 			follow(d)
 		}
 	}); err != nil {
 		c.fail(err)
 		return
 	}
-	var d draft
-	if err := modelcontext.ReadInto(ctx, "state://checkout-draft", &d); err == nil {
+	if d, err := modelcontext.Read[draft](ctx, "state://checkout-draft"); err == nil {
 		current = estimateFor(d)
 	}
 	c.render(current)

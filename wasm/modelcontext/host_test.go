@@ -1,0 +1,49 @@
+//go:build !(js && wasm)
+
+package modelcontext
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+)
+
+// TestNoPageOutsideTheBrowser: on the host, without a test's page, every
+// call fails plainly, with an error that is ErrNotLoaded and says what to
+// do in tests.
+func TestNoPageOutsideTheBrowser(t *testing.T) {
+	get := func() (any, error) { return 1, nil }
+	errs := map[string]error{}
+	_, errs["Register"] = Register(Resource{URI: "state://x", Name: "x", Get: get})
+	_, errs["RegisterTemplate"] = RegisterTemplate(Template{URITemplate: "app://x/{id}", Name: "x", Get: func(map[string]string) (any, error) { return 1, nil }})
+	_, errs["Read"] = Read[int](context.Background(), "state://x")
+	_, errs["Subscribe"] = Subscribe("state://x", func(int, error) {})
+	_, errs["OnUpdated"] = OnUpdated(func(*UpdatedEvent) {})
+	_, errs["OnListChanged"] = OnListChanged(func(*ListChangedEvent) {})
+	_, errs["Resources"] = Resources()
+	_, errs["Templates"] = Templates()
+	errs["Ready"] = Ready(context.Background())
+	errs["Load"] = Load(context.Background(), "/static/modelcontext.js", nil)
+	for name, err := range errs {
+		if !errors.Is(err, ErrNotLoaded) || !strings.Contains(err.Error(), "modelcontexttest.NewPage") {
+			t.Errorf("%s on the host: %v; want ErrNotLoaded, naming modelcontexttest.NewPage", name, err)
+		}
+	}
+}
+
+// TestFieldNamed: the field a module's TypeError names, for Error.Field.
+func TestFieldNamed(t *testing.T) {
+	for msg, want := range map[string]string{
+		`modelcontext: registerResource: "uri" must not be empty`:                                         "uri",
+		`modelcontext: registerResource: "uri" "cart" has no scheme; write it like "state://cart"`:        "uri",
+		`modelcontext: registerResource: "annotations.priority" must be a number from 0 to 1 (uri "s:x")`: "annotations.priority",
+		`modelcontext: registerResource: reading "title" threw: Error: no`:                                "title",
+		`modelcontext: registerResource: the descriptor must be an object, got null`:                      "",
+		`something else`: "",
+	} {
+		if got := fieldNamed(msg); got != want {
+			t.Errorf("fieldNamed(%q) = %q, want %q", msg, got, want)
+		}
+	}
+}

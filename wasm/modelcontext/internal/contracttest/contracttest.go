@@ -1,0 +1,337 @@
+// Package contracttest is one scenario of the module's rules, played
+// through package modelcontext's API: de-duplication, replacement,
+// unregistration, asynchronous getters, errors, templates and binary
+// values. modelcontexttest's host tests play it against the test double,
+// and modelcontext's browser tests against the real module and the double
+// side by side, so that the double cannot drift from the module.
+package contracttest
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/modelcontext-go/modelcontext/wasm/modelcontext"
+)
+
+// Want is what Run observes, line by line.
+var Want = []string{
+	"list [contract://a]",
+	"updated contract://a {\"v\":\"A\",\"w\":\"<&>\"}",
+	"updated contract://a {\"v\":\"B\",\"w\":\"<&>\"}",
+	"updated contract://a {\"v\":\"A\",\"w\":\"<&>\"}",
+	"updated contract://a {\"v\":\"B\",\"w\":\"<&>\"}",
+	"updated contract://a {\"v\":\"C\",\"w\":\"<&>\"}",
+	"updated contract://a {\"v\":\"D\",\"w\":\"<&>\"}",
+	"subscription contract://a D <nil>",
+	"list [contract://a contract://b]",
+	"old Watch stopped",
+	"list [contract://a contract://b]",
+	"updated contract://a {\"v\":\"D\",\"w\":\"<&>\"}",
+	"subscription contract://a D <nil>",
+	"read D <nil>",
+	"list [contract://b]",
+	"read after unregister: not found true",
+	"subscribe after unregister: not found true",
+	"list [contract://b contract://slow]",
+	"updated contract://slow 2",
+	"read slow 3 <nil>",
+	"list [contract://b]",
+	"GetContext's context ended: context canceled",
+	"list [contract://b contract://draft]",
+	`updated contract://draft "hello"`,
+	"list [contract://b]",
+	`refused TypeError uri modelcontext: registerResource: "uri" "cart" has no scheme; write it like "state://cart"`,
+	`refused TypeError name modelcontext: registerResource: "name" must not be empty (uri "contract://e")`,
+	`refused TypeError get modelcontext: registerResource: "get" is required, a function that returns the current value (uri "contract://e")`,
+	`refused TypeError annotations.priority modelcontext: registerResource: "annotations.priority" must be a number from 0 to 1 (uri "contract://e")`,
+	`refused TypeError annotations.audience[0] modelcontext: registerResource: "annotations.audience[0]" must be "user" or "assistant" (uri "contract://e")`,
+	`refused TypeError settle modelcontext: registerResource: "settle" must be a number of milliseconds, 0 or more, got -5 (uri "contract://e")`,
+	`refused TypeError uriTemplate modelcontext: registerResource: "uriTemplate" "contract://t/{a}{b}" has two expressions next to each other; separate them with a literal`,
+	`refused   modelcontext: Watch of "contract://e" panicked: no source today`,
+	"list [contract://b contract://failing]",
+	`read failing: Error modelcontext: Get of "contract://failing" failed: the cart service is down`,
+	`read failing: Error modelcontext: Get of "contract://failing" panicked: nil cart`,
+	`read failing: Error modelcontext: Get of "contract://failing" returned a value JSON cannot hold: json: unsupported value: +Inf`,
+	`read failing: Error modelcontext: Get of "contract://failing" panicked: a MarshalJSON that panics`,
+	`decode: modelcontext: decoding the value of "contract://failing": json: cannot unmarshal object into Go value of type int (*json.UnmarshalTypeError true)`,
+	"list [contract://b]",
+	"list [contract://b]",
+	"template map[id:a b] <nil>",
+	`template failing: modelcontext: Get of "contract://t/{id}" failed: no such order`,
+	"list [contract://b]",
+	"list [contract://b contract://logo]",
+	"binary [137 80 78 71 0 255] <nil>",
+	`binary into a struct: modelcontext: decoding the value of "contract://logo": a binary value (Uint8Array) decodes only into a []byte or an any, not a struct { V string "json:\"v\"" }`,
+	"list [contract://b]",
+	"list []",
+}
+
+// Run plays the scenario on the page package modelcontext acts on and
+// returns what it observed. settle returns once every push in progress is
+// over (the double's Wait; a pause in the browser).
+func Run(t testing.TB, settle func()) []string {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	var mu sync.Mutex
+	var log []string
+	updates := make(chan string, 100)
+	add := func(format string, args ...any) {
+		mu.Lock()
+		log = append(log, fmt.Sprintf(format, args...))
+		mu.Unlock()
+	}
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	ours := func(uri string) bool { return strings.HasPrefix(uri, "contract://") }
+	stopList, err := modelcontext.OnListChanged(func(e *modelcontext.ListChangedEvent) {
+		var uris []string
+		for _, r := range e.Resources {
+			if ours(r.URI) {
+				uris = append(uris, r.URI)
+			}
+		}
+		add("list %v", uris)
+	})
+	must(err)
+	defer stopList()
+	stopUpdated, err := modelcontext.OnUpdated(func(e *modelcontext.UpdatedEvent) {
+		if !ours(e.URI) {
+			return
+		}
+		var v json.RawMessage
+		if err := e.Decode(&v); err != nil {
+			add("updated %s: %v", e.URI, err)
+			return
+		}
+		add("updated %s %s", e.URI, v)
+		select {
+		case updates <- e.URI:
+		default:
+		}
+	})
+	must(err)
+	defer stopUpdated()
+
+	// De-duplication, by the value's JSON, against the last value
+	// delivered: A A A is one push, A B A three, B B C two more.
+	type value struct {
+		V string `json:"v"`
+		W string `json:"w"`
+	}
+	var changed modelcontext.Notifier
+	var val atomic.Value
+	val.Store("A")
+	get := func() (any, error) { return map[string]string{"w": "<&>", "v": val.Load().(string)}, nil }
+	watch := func(onChange func()) func() {
+		stop := changed.Watch(onChange)
+		return func() { add("old Watch stopped"); stop() }
+	}
+	unA, err := modelcontext.Register(modelcontext.Resource{URI: "contract://a", Name: "a", Get: get, Watch: watch})
+	must(err)
+	for _, v := range []string{"A", "A", "A", "B", "A", "B", "B", "C"} {
+		val.Store(v)
+		changed.Notify()
+	}
+	stopSub, err := modelcontext.Subscribe("contract://a", func(v value, err error) { add("subscription contract://a %s %v", v.V, err) })
+	must(err)
+	defer stopSub()
+	val.Store("D")
+	changed.Notify()
+
+	// Replacement: in place, with no baseline (the same value is
+	// delivered again), the old Watch stopped and its onChange dead, the
+	// subscription kept; the old unregister does nothing.
+	unB, err := modelcontext.Register(modelcontext.Resource{URI: "contract://b", Name: "b", Get: func() (any, error) { return 1, nil }})
+	must(err)
+	var again modelcontext.Notifier
+	unA2, err := modelcontext.Register(modelcontext.Resource{URI: "contract://a", Name: "a again", Get: get, Watch: again.Watch})
+	must(err)
+	changed.Notify() // no one watches it any more
+	again.Notify()
+	unA()
+	v, err := modelcontext.Read[value](ctx, "contract://a")
+	add("read %s %v", v.V, err)
+	unA2()
+	unA2()
+	_, err = modelcontext.Read[value](ctx, "contract://a")
+	add("read after unregister: not found %v", errors.Is(err, modelcontext.ErrNotFound))
+	_, err = modelcontext.Subscribe("contract://a", func(value, error) {})
+	add("subscribe after unregister: not found %v", errors.Is(err, modelcontext.ErrNotFound))
+
+	// Asynchronous getters: the first push's GetContext (which reads
+	// version 1) takes longer than the second's, whose value is delivered;
+	// the first's, late, is dropped. (Whichever order their goroutines
+	// read the version in, one push delivers 2.) A read waits for its
+	// GetContext. Unregistering ends the context.
+	var version atomic.Int32
+	slowDone := make(chan struct{}, 2)
+	ended := make(chan error, 1)
+	var slow modelcontext.Notifier
+	unSlow, err := modelcontext.Register(modelcontext.Resource{URI: "contract://slow", Name: "slow", Watch: slow.Watch,
+		GetContext: func(ctx context.Context) (any, error) {
+			v := version.Load()
+			switch v {
+			case 1:
+				time.Sleep(300 * time.Millisecond)
+			case 3:
+				time.Sleep(50 * time.Millisecond)
+			case 4:
+				<-ctx.Done()
+				ended <- ctx.Err()
+				return nil, ctx.Err()
+			}
+			if v < 3 {
+				defer func() { slowDone <- struct{}{} }()
+			}
+			return v, nil
+		}})
+	must(err)
+	version.Store(1)
+	slow.Notify()
+	version.Store(2)
+	slow.Notify()
+	<-slowDone
+	<-slowDone
+	settle()
+	version.Store(3)
+	n, err := modelcontext.Read[int](ctx, "contract://slow")
+	add("read slow %d %v", n, err)
+	version.Store(4)
+	slow.Notify() // waits for its context
+	unSlow()
+	select {
+	case err := <-ended:
+		add("GetContext's context ended: %v", err)
+	case <-ctx.Done():
+		t.Fatal("the context of GetContext did not end with its registration")
+	}
+	settle()
+
+	// Settle: a burst of onChange calls is one push, of the value at its
+	// end.
+	var typing modelcontext.Notifier
+	var text atomic.Value
+	unDraft, err := modelcontext.Register(modelcontext.Resource{URI: "contract://draft", Name: "draft", Settle: 50 * time.Millisecond, Watch: typing.Watch,
+		Get: func() (any, error) { return text.Load(), nil }})
+	must(err)
+	for _, s := range []string{"h", "he", "hel", "hell", "hello"} {
+		text.Store(s)
+		typing.Notify()
+	}
+	for uri := ""; uri != "contract://draft"; {
+		select {
+		case uri = <-updates:
+		case <-ctx.Done():
+			t.Fatal("the settled push never came")
+		}
+	}
+	settle()
+	unDraft()
+
+	// Refused registrations, with the module's messages.
+	g := func() (any, error) { return 1, nil }
+	refused := func(_ func(), err error) {
+		var e *modelcontext.Error
+		if errors.As(err, &e) {
+			add("refused %s %s %s", e.Name, e.Field, e.Message)
+			return
+		}
+		add("refused? %v", err)
+	}
+	for _, r := range []modelcontext.Resource{
+		{URI: "cart", Name: "n", Get: g},
+		{URI: "contract://e", Get: g},
+		{URI: "contract://e", Name: "n"},
+		{URI: "contract://e", Name: "n", Get: g, Annotations: &modelcontext.Annotations{Priority: new(2.0)}},
+		{URI: "contract://e", Name: "n", Get: g, Annotations: &modelcontext.Annotations{Audience: []string{"robots"}}},
+		{URI: "contract://e", Name: "n", Get: g, Settle: -5 * time.Millisecond},
+	} {
+		refused(modelcontext.Register(r))
+	}
+	refused(modelcontext.RegisterTemplate(modelcontext.Template{URITemplate: "contract://t/{a}{b}", Name: "t", Get: func(map[string]string) (any, error) { return nil, nil }}))
+	refused(modelcontext.Register(modelcontext.Resource{URI: "contract://e", Name: "n", Get: g, Watch: func(func()) func() { panic("no source today") }}))
+
+	// Failing getters fail the read, naming the uri.
+	var fail atomic.Int32
+	unFail, err := modelcontext.Register(modelcontext.Resource{URI: "contract://failing", Name: "failing", Get: func() (any, error) {
+		switch fail.Load() {
+		case 0:
+			return nil, errors.New("the cart service is down")
+		case 1:
+			panic("nil cart")
+		case 2:
+			return map[string]any{"items": []float64{1, inf()}}, nil
+		case 3:
+			return map[string]any{"items": []any{panicky{}}}, nil
+		}
+		return map[string]int{"n": 1}, nil
+	}})
+	must(err)
+	for i := range 4 {
+		fail.Store(int32(i))
+		_, err := modelcontext.Read[any](ctx, "contract://failing")
+		var e *modelcontext.Error
+		if errors.As(err, &e) {
+			add("read failing: %s %s", e.Name, e.Message)
+		} else {
+			add("read failing: %v", err)
+		}
+	}
+	fail.Store(4)
+	_, err = modelcontext.Read[int](ctx, "contract://failing")
+	var ute *json.UnmarshalTypeError
+	add("decode: %v (%T %v)", err, errors.Unwrap(err), errors.As(err, &ute))
+	unFail()
+
+	// Templates: the parameters percent-decoded.
+	unT, err := modelcontext.RegisterTemplate(modelcontext.Template{URITemplate: "contract://t/{id}", Name: "t", Get: func(p map[string]string) (any, error) {
+		if p["id"] == "none" {
+			return nil, errors.New("no such order")
+		}
+		return p, nil
+	}})
+	must(err)
+	p, err := modelcontext.Read[map[string]string](ctx, "contract://t/a%20b")
+	add("template %v %v", p, err)
+	_, err = modelcontext.Read[map[string]string](ctx, "contract://t/none")
+	add("template failing: %v", err)
+	unT()
+
+	// Binary values.
+	unLogo, err := modelcontext.Register(modelcontext.Resource{URI: "contract://logo", Name: "logo", MimeType: "image/png",
+		Get: func() (any, error) { return []byte{0x89, 'P', 'N', 'G', 0, 255}, nil }})
+	must(err)
+	b, err := modelcontext.Read[[]byte](ctx, "contract://logo")
+	add("binary %v %v", b, err)
+	_, err = modelcontext.Read[struct {
+		V string `json:"v"`
+	}](ctx, "contract://logo")
+	add("binary into a struct: %v", err)
+	unLogo()
+	unB()
+	settle()
+	mu.Lock()
+	defer mu.Unlock()
+	return slices.Clone(log)
+}
+
+type panicky struct{}
+
+func (panicky) MarshalJSON() ([]byte, error) { panic("a MarshalJSON that panics") }
+
+func inf() float64 {
+	zero := 0.0
+	return 1 / zero
+}

@@ -1,0 +1,610 @@
+// Package modelcontexttest provides a stand-in for the page's
+// document.modelContext, so that code that uses package modelcontext can be
+// unit-tested with go test on the host, without a browser:
+//
+//	func TestCart(t *testing.T) {
+//		p := modelcontexttest.NewPage(t)
+//		unregister, err := registerCart() // the app's own code, calling modelcontext.Register
+//		...
+//		got, err := modelcontext.Read[Cart](ctx, "state://cart")
+//		...
+//		p.Wait() // until every push in progress is delivered
+//	}
+//
+// While a test's Page is installed, every function of package modelcontext
+// acts on it, with the module's rules: a push is delivered only when its
+// value's JSON differs from the last one delivered for that registration;
+// registering a uri again replaces the registration in its place, with no
+// baseline (its next push is always delivered), and stops the old Watch;
+// an unregister is idempotent and only ever removes its own registration;
+// consumer subscriptions survive a replacement and end with the
+// unregistration; a GetContext runs in a goroutine, and its value is
+// dropped when a newer push was delivered first; a failed or panicking Get
+// fails the read and reports the push on [Page.Errors]; descriptors are
+// refused with the module's own messages.
+//
+// Two differences from the browser follow from Go: handlers run on the
+// goroutine that completed the push (the one that called onChange, for a
+// Get; the GetContext's, for a GetContext), never two at a time, so an
+// event a handler causes (a register in an OnUpdated handler) is delivered
+// after it returns; and the page is always started, there is no lazy boot.
+// [Page.Wait] waits for pushes in progress.
+package modelcontexttest
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"reflect"
+	"slices"
+	"strconv"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/modelcontext-go/modelcontext/wasm/modelcontext"
+	"github.com/modelcontext-go/modelcontext/wasm/modelcontext/internal/page"
+	"github.com/modelcontext-go/modelcontext/wasm/registry"
+)
+
+// Page is an in-memory page registry. Make one with [NewPage].
+type Page struct {
+	mu        sync.Mutex
+	idle      *sync.Cond // signalled when busy falls to 0 or a drain ends
+	resources []*registration
+	templates []*registration
+	consumers map[string][]*handler // by uri
+	listeners map[string][]*handler // by event type
+	queue     []func()              // handler calls waiting for the drain
+	draining  bool
+	busy      int // GetContexts running and settle timers pending
+	errors    []string
+}
+
+// NewPage makes a Page and installs it for the rest of the test: until the
+// test ends, package modelcontext acts on it. Then every registration it
+// holds ends (its Watch is stopped, its GetContext's context cancelled).
+//
+// Only one Page can be installed at a time: tests that call NewPage must
+// not run in parallel with each other (t.Parallel).
+func NewPage(t testing.TB) *Page {
+	t.Helper()
+	p := &Page{consumers: map[string][]*handler{}, listeners: map[string][]*handler{}}
+	p.idle = sync.NewCond(&p.mu)
+	restore, ok := page.Install(p)
+	if !ok {
+		t.Fatal("modelcontexttest: another test's Page is installed; tests that call NewPage must not run in parallel")
+	}
+	t.Cleanup(func() {
+		restore()
+		p.mu.Lock()
+		all := append(slices.Clone(p.resources), p.templates...)
+		p.resources, p.templates = nil, nil
+		p.consumers, p.listeners = map[string][]*handler{}, map[string][]*handler{}
+		for _, r := range all {
+			r.current = false
+			r.stopTimer()
+		}
+		p.mu.Unlock()
+		for _, r := range all {
+			r.unbind()
+		}
+	})
+	return p
+}
+
+// Wait waits until every push in progress has been delivered or dropped:
+// the GetContexts running, the Settle timers pending and the handlers
+// waiting for them. It returns only once each GetContext has returned.
+func (p *Page) Wait() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for p.busy > 0 || p.draining || len(p.queue) > 0 {
+		p.idle.Wait()
+	}
+}
+
+// Errors returns what the browser's console would show as errors so far:
+// pushes whose Get failed, panicked or returned what JSON cannot hold, and
+// handlers that panicked.
+func (p *Page) Errors() []string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return slices.Clone(p.errors)
+}
+
+// Ready reports the page ready: it always is.
+func (p *Page) Ready(context.Context) error { return nil }
+
+// Load does nothing but report the page ready: there is no script to add.
+func (p *Page) Load(context.Context, string, map[string]string) error { return nil }
+
+// Report records msg as an error.
+func (p *Page) Report(msg string) {
+	p.mu.Lock()
+	p.errors = append(p.errors, msg)
+	p.mu.Unlock()
+}
+
+// registration is one registration, current or ended.
+type registration struct {
+	p        *Page
+	key      string
+	template *registry.Template // nil for a concrete resource
+	info     info
+	get      page.Getter
+	settle   time.Duration
+	ctx      context.Context
+	cancel   context.CancelFunc
+
+	// Guarded by p.mu.
+	current   bool
+	watching  bool   // its Watch calls onChange, until unbind
+	stop      func() // the Watch's stop, until called
+	pushes    int    // onChange calls, numbered
+	handled   int    // the newest push delivered or suppressed
+	base      string // the key of the last value delivered
+	hasBase   bool
+	timer     *time.Timer // a Settle burst's
+	timerGen  int
+	timing    bool
+	burst     time.Time
+	unregOnce sync.Once
+}
+
+// info is a registration as getResources and getResourceTemplates list it.
+type info struct {
+	URI          string                    `json:"uri,omitempty"`
+	URITemplate  string                    `json:"uriTemplate,omitempty"`
+	Name         string                    `json:"name"`
+	Title        string                    `json:"title,omitempty"`
+	Description  string                    `json:"description,omitempty"`
+	MimeType     string                    `json:"mimeType"`
+	Annotations  *modelcontext.Annotations `json:"annotations,omitempty"`
+	Subscribable *bool                     `json:"subscribable,omitempty"`
+}
+
+// Register validates r's descriptor as the module does, then registers it,
+// in the place of the current registration of its key if there is one.
+func (p *Page) Register(r page.Registration) (func(), error) {
+	var d descriptor
+	if err := json.Unmarshal(r.Descriptor, &d); err != nil {
+		return func() {}, err
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	reg := &registration{p: p, key: r.Key, get: r.Get, ctx: ctx, cancel: cancel}
+	// As in the browser, the Go source starts before the module sees the
+	// descriptor, and stops if the module refuses it.
+	if r.Watch != nil {
+		stop, failure := page.StartWatch(r.Key, r.Watch, reg.changed)
+		if failure != "" {
+			cancel()
+			return func() {}, &modelcontext.Error{Message: failure}
+		}
+		reg.stop, reg.watching = stop, true
+	}
+	if err := d.validate(r.Get.Get != nil, r.Watch != nil, reg); err != nil {
+		reg.unbind()
+		return func() {}, err
+	}
+	p.mu.Lock()
+	list := &p.resources
+	if reg.template != nil {
+		list = &p.templates
+	}
+	var old *registration
+	if i := slices.IndexFunc(*list, func(x *registration) bool { return x.key == reg.key }); i >= 0 {
+		old = (*list)[i]
+		(*list)[i] = reg
+		old.current = false
+		old.stopTimer()
+	} else {
+		*list = append(*list, reg)
+	}
+	reg.current = true
+	teardown := old != nil && old.watching // the module runs the old teardown: it stops the Go source
+	p.listChanged()
+	p.mu.Unlock()
+	if teardown {
+		old.unbind()
+	}
+	p.drain()
+	return reg.unregister, nil
+}
+
+// unregister is the function Register returns.
+func (r *registration) unregister() {
+	r.unregOnce.Do(func() {
+		p := r.p
+		p.mu.Lock()
+		removed := r.current
+		if removed {
+			if r.template != nil {
+				p.templates = slices.DeleteFunc(p.templates, func(x *registration) bool { return x == r })
+			} else {
+				p.resources = slices.DeleteFunc(p.resources, func(x *registration) bool { return x == r })
+				for _, s := range p.consumers[r.key] {
+					s.live = false
+				}
+				delete(p.consumers, r.key)
+			}
+			r.current = false
+			r.stopTimer()
+		}
+		p.mu.Unlock()
+		r.unbind()
+		if removed {
+			p.mu.Lock()
+			p.listChanged()
+			p.mu.Unlock()
+			p.drain()
+		}
+	})
+}
+
+// unbind stops the Watch and ends GetContext's context, once.
+func (r *registration) unbind() {
+	r.p.mu.Lock()
+	stop := r.stop
+	r.stop, r.watching = nil, false
+	r.p.mu.Unlock()
+	r.cancel()
+	page.Stop(r.p, r.key, stop)
+}
+
+// stopTimer drops a pending Settle push. Called with p.mu held.
+func (r *registration) stopTimer() {
+	if !r.timing {
+		return
+	}
+	r.timing = false
+	r.timerGen++
+	r.timer.Stop()
+	r.timer = nil
+	r.p.busy--
+	r.p.idle.Broadcast()
+}
+
+// changed is the registration's onChange.
+func (r *registration) changed() {
+	p := r.p
+	p.mu.Lock()
+	if !r.current || !r.watching {
+		p.mu.Unlock()
+		return
+	}
+	if r.settle > 0 {
+		r.schedule()
+		p.mu.Unlock()
+		return
+	}
+	r.pushes++
+	n := r.pushes
+	p.mu.Unlock()
+	r.push(n)
+}
+
+// schedule (re)starts the Settle timer of a burst of onChange calls.
+// Called with p.mu held.
+func (r *registration) schedule() {
+	now := time.Now()
+	if !r.timing {
+		r.timing, r.burst = true, now
+		r.p.busy++
+	} else {
+		r.timer.Stop()
+	}
+	r.timerGen++
+	gen := r.timerGen
+	wait := min(r.settle, r.burst.Add(4*r.settle).Sub(now))
+	r.timer = time.AfterFunc(max(0, wait), func() {
+		p := r.p
+		p.mu.Lock()
+		if r.timerGen != gen || !r.timing {
+			p.mu.Unlock()
+			return
+		}
+		r.timing, r.timer = false, nil
+		r.pushes++
+		n := r.pushes
+		p.mu.Unlock()
+		r.push(n)
+		p.mu.Lock()
+		p.busy--
+		p.idle.Broadcast()
+		p.mu.Unlock()
+	})
+}
+
+// push is push number n: it gets the value (a GetContext in a goroutine)
+// and hands it to result.
+func (r *registration) push(n int) {
+	if !r.get.Blocking {
+		v, failure := r.value(nil)
+		r.result(n, v, failure)
+		return
+	}
+	p := r.p
+	p.mu.Lock()
+	p.busy++
+	p.mu.Unlock()
+	go func() {
+		v, failure := r.value(nil)
+		r.result(n, v, failure)
+		p.mu.Lock()
+		p.busy--
+		p.idle.Broadcast()
+		p.mu.Unlock()
+	}()
+}
+
+// result decides push n, as the module does: a registration that ended
+// drops it, a failed Get is reported, a push older than one already
+// handled is dropped, a value equal to the last one delivered is
+// suppressed, and any other is delivered.
+func (r *registration) result(n int, v *value, failure string) {
+	p := r.p
+	p.mu.Lock()
+	switch {
+	case !r.current:
+	case failure != "":
+		p.errors = append(p.errors, "modelcontext: get() of "+strconv.Quote(r.key)+" failed; nothing was pushed: Error: "+failure)
+	case n <= r.handled:
+	default:
+		r.handled = n
+		if r.hasBase && r.base == v.key() {
+			break
+		}
+		r.base, r.hasBase = v.key(), true
+		p.enqueue(func() { p.deliver(r, v) })
+	}
+	p.mu.Unlock()
+	p.drain()
+}
+
+// deliver fires resourceupdated, then calls the consumer subscriptions of
+// r's uri, as they are after the event's handlers ran.
+func (p *Page) deliver(r *registration, v *value) {
+	p.mu.Lock()
+	if !r.current { // unregistered or replaced by an earlier handler
+		p.mu.Unlock()
+		return
+	}
+	listeners := slices.Clone(p.listeners["resourceupdated"])
+	p.mu.Unlock()
+	for _, l := range listeners {
+		p.call(l, page.Event{URI: r.key, Value: v})
+	}
+	p.mu.Lock()
+	subs := slices.Clone(p.consumers[r.key])
+	p.mu.Unlock()
+	for _, s := range subs {
+		p.call(s, page.Event{URI: r.key, Value: v})
+	}
+}
+
+// listChanged queues resourcelistchanged with the list as it is now.
+// Called with p.mu held.
+func (p *Page) listChanged() {
+	list := p.list(false)
+	for _, l := range p.listeners["resourcelistchanged"] {
+		p.enqueue(func() { p.call(l, page.Event{Value: list}) })
+	}
+}
+
+func (p *Page) enqueue(f func()) { p.queue = append(p.queue, f) }
+
+// drain runs the queued handler calls in order, unless another goroutine
+// is running them: handlers never run two at a time.
+func (p *Page) drain() {
+	p.mu.Lock()
+	if p.draining {
+		p.mu.Unlock()
+		return
+	}
+	p.draining = true
+	for len(p.queue) > 0 {
+		f := p.queue[0]
+		p.queue[0] = nil
+		p.queue = p.queue[1:]
+		p.mu.Unlock()
+		f()
+		p.mu.Lock()
+	}
+	p.draining = false
+	p.idle.Broadcast()
+	p.mu.Unlock()
+}
+
+// handler is a consumer subscription or an event listener.
+type handler struct {
+	who  string // for the report of a panic
+	live bool   // guarded by p.mu
+	f    func(page.Event)
+}
+
+// call runs h unless it was stopped, reporting a panic.
+func (p *Page) call(h *handler, e page.Event) {
+	p.mu.Lock()
+	live := h.live
+	p.mu.Unlock()
+	if !live {
+		return
+	}
+	defer func() {
+		if x := recover(); x != nil {
+			p.Report("modelcontext: " + h.who + " panicked: " + page.Describe(x))
+		}
+	}()
+	h.f(e)
+}
+
+// Read calls the getter of uri (a concrete resource first, then the first
+// template that matches) and returns its value.
+func (p *Page) Read(ctx context.Context, uri string) (page.Value, error) {
+	p.mu.Lock()
+	var r *registration
+	var params map[string]string
+	if i := slices.IndexFunc(p.resources, func(x *registration) bool { return x.key == uri }); i >= 0 {
+		r = p.resources[i]
+	} else {
+		for _, t := range p.templates {
+			if ps, ok := t.template.Match(uri); ok {
+				r, params = t, map[string]string{}
+				for _, x := range ps {
+					params[x.Name] = x.Value
+				}
+				break
+			}
+		}
+	}
+	p.mu.Unlock()
+	if r == nil {
+		return nil, notFound(uri)
+	}
+	if !r.get.Blocking {
+		v, failure := r.value(params)
+		if failure != "" {
+			return nil, &modelcontext.Error{Name: "Error", Message: failure}
+		}
+		return v, nil
+	}
+	type outcome struct {
+		v       *value
+		failure string
+	}
+	done := make(chan outcome, 1)
+	go func() {
+		v, failure := r.value(params)
+		done <- outcome{v, failure}
+	}()
+	select {
+	case o := <-done:
+		if o.failure != "" {
+			return nil, &modelcontext.Error{Name: "Error", Message: o.failure}
+		}
+		return o.v, nil
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+func notFound(uri string) error {
+	return &modelcontext.Error{Name: "NotFoundError", Message: "modelcontext: no resource is registered for uri " + strconv.Quote(uri)}
+}
+
+// Subscribe adds a consumer subscription to the pushes of uri, a current
+// concrete resource.
+func (p *Page) Subscribe(uri string, f func(page.Value)) (stop func(), err error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if !slices.ContainsFunc(p.resources, func(x *registration) bool { return x.key == uri }) {
+		return func() {}, notFound(uri)
+	}
+	h := &handler{who: "a Subscribe handler of " + strconv.Quote(uri), live: true, f: func(e page.Event) { f(e.Value) }}
+	p.consumers[uri] = append(p.consumers[uri], h)
+	return func() {
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		h.live = false
+		if l, ok := p.consumers[uri]; ok {
+			p.consumers[uri] = slices.DeleteFunc(slices.Clone(l), func(x *handler) bool { return x == h })
+		}
+	}, nil
+}
+
+// Listen adds an event listener.
+func (p *Page) Listen(event string, f func(page.Event)) (stop func(), err error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	h := &handler{who: "a " + event + " handler", live: true, f: f}
+	p.listeners[event] = append(p.listeners[event], h)
+	return func() {
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		h.live = false
+		p.listeners[event] = slices.DeleteFunc(slices.Clone(p.listeners[event]), func(x *handler) bool { return x == h })
+	}, nil
+}
+
+// List returns the resources, or the templates, in registration order.
+func (p *Page) List(templates bool) (page.Value, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.list(templates), nil
+}
+
+// list is List's value. Called with p.mu held.
+func (p *Page) list(templates bool) *value {
+	l := p.resources
+	if templates {
+		l = p.templates
+	}
+	infos := make([]info, len(l))
+	for i, r := range l {
+		infos[i] = r.info
+	}
+	v, err := encode(infos)
+	if err != nil {
+		panic(err) // strings, numbers and booleans only
+	}
+	return v
+}
+
+// value calls the getter and encodes its value, or says why there is none.
+func (r *registration) value(params map[string]string) (*value, string) {
+	return page.Call(r.key, func() (any, error) { return r.get.Get(r.ctx, params) }, func(v any) (*value, string) {
+		x, err := encode(v)
+		if err != nil {
+			return nil, page.EncodeFailure(r.key, err)
+		}
+		return x, ""
+	})
+}
+
+// value is a value as the page holds it: JSON text, or, for a []byte,
+// binary.
+type value struct {
+	text   string
+	bin    []byte
+	binary bool
+}
+
+// encode turns a Go value into the page's: nil, strings and every other
+// value as their JSON (encoding/json's, as the browser's Page sends them),
+// a []byte as binary.
+func encode(v any) (*value, error) {
+	if b, ok := v.([]byte); ok {
+		return &value{bin: slices.Clone(b), binary: true}, nil
+	}
+	text, err := page.JSON(v)
+	if err != nil {
+		return nil, err
+	}
+	return &value{text: text}, nil
+}
+
+// key is the value's comparison key: its JSON, or its bytes.
+func (v *value) key() string {
+	if v.binary {
+		return "binary:" + string(v.bin)
+	}
+	return v.text
+}
+
+// Decode stores the value in dst as the browser's Page does: JSON with
+// encoding/json's Unmarshal, binary into a *[]byte or an *any.
+func (v *value) Decode(dst any) error {
+	if !v.binary {
+		return json.Unmarshal([]byte(v.text), dst)
+	}
+	switch d := dst.(type) {
+	case *[]byte:
+		*d = slices.Clone(v.bin)
+		return nil
+	case *any:
+		*d = slices.Clone(v.bin)
+		return nil
+	}
+	return errors.New("a binary value (Uint8Array) decodes only into a []byte or an any, not a " + reflect.TypeOf(dst).Elem().String())
+}

@@ -1,0 +1,167 @@
+package modelcontexttest
+
+import (
+	"math"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/modelcontext-go/modelcontext/wasm/modelcontext"
+	"github.com/modelcontext-go/modelcontext/wasm/registry"
+)
+
+// descriptor is what package modelcontext sends the page's
+// registerResource (without get and subscribe); a field it leaves out is
+// nil.
+type descriptor struct {
+	URI         *string `json:"uri"`
+	URITemplate *string `json:"uriTemplate"`
+	Name        *string `json:"name"`
+	Title       *string `json:"title"`
+	Description *string `json:"description"`
+	MimeType    *string `json:"mimeType"`
+	Annotations *struct {
+		Audience     []string `json:"audience"`
+		Priority     *float64 `json:"priority"`
+		LastModified *string  `json:"lastModified"`
+	} `json:"annotations"`
+	Settle *float64 `json:"settle"`
+}
+
+const prefix = "modelcontext: registerResource: "
+
+// scheme is the loader's test of a uri: a scheme, ":" and one more
+// character.
+var scheme = regexp.MustCompile(`(?s)^[A-Za-z][A-Za-z0-9+.-]*:.`)
+
+// validate checks d as the module's loader does, with its messages, and
+// fills in r's key, template, listing and settle. The checks are the
+// loader's that a descriptor from Go can fail (its types are right).
+func (d *descriptor) validate(hasGet, hasWatch bool, r *registration) error {
+	key, id := "uri", d.URI
+	if d.URITemplate != nil && d.URI == nil {
+		key, id = "uriTemplate", d.URITemplate
+	}
+	if id == nil {
+		return refused("uri", prefix+`"uri" is required (a string like "state://cart")`)
+	}
+	bad := func(field, what string) error {
+		return refused(field, prefix+quote(field)+" "+what+" ("+key+" "+quote(*id)+")")
+	}
+	switch {
+	case *id == "":
+		return refused(key, prefix+quote(key)+" must not be empty")
+	case !scheme.MatchString(*id):
+		return refused(key, prefix+quote(key)+" "+quote(*id)+` has no scheme; write it like "state://cart"`)
+	}
+	r.key = *id
+	if key == "uriTemplate" {
+		parts, problem := splitTemplate(*id)
+		if problem != "" {
+			return refused(key, prefix+`"uriTemplate" `+quote(*id)+" "+problem)
+		}
+		fields := make([]registry.Field, len(parts))
+		for i, s := range parts {
+			fields[i] = registry.Field{Kind: registry.KindString, Str: s}
+		}
+		t, err := registry.NewTemplate(fields)
+		if err != nil {
+			return refused(key, prefix+`"uriTemplate" `+quote(*id)+" "+err.Error())
+		}
+		r.template = t
+	}
+	switch {
+	case d.Name == nil:
+		return bad("name", "is required")
+	case *d.Name == "":
+		return bad("name", "must not be empty")
+	case !hasGet:
+		return bad("get", "is required, a function that returns the current value")
+	case d.Settle != nil && !(*d.Settle >= 0 && !math.IsInf(*d.Settle, 1)):
+		return bad("settle", "must be a number of milliseconds, 0 or more, got "+strconv.FormatFloat(*d.Settle, 'f', -1, 64))
+	}
+	i := info{Name: *d.Name, MimeType: "application/json"}
+	if r.template != nil {
+		i.URITemplate = *id
+	} else {
+		i.URI = *id
+		i.Subscribable = &hasWatch
+	}
+	if d.Title != nil {
+		i.Title = *d.Title
+	}
+	if d.Description != nil {
+		i.Description = *d.Description
+	}
+	if d.MimeType != nil {
+		i.MimeType = *d.MimeType
+	}
+	if a := d.Annotations; a != nil {
+		for n, who := range a.Audience {
+			if who != "user" && who != "assistant" {
+				return bad("annotations.audience["+strconv.Itoa(n)+"]", `must be "user" or "assistant"`)
+			}
+		}
+		if a.Priority != nil && !(*a.Priority >= 0 && *a.Priority <= 1) {
+			return bad("annotations.priority", "must be a number from 0 to 1")
+		}
+		if a.LastModified != nil && !isoDate.MatchString(*a.LastModified) {
+			return bad("annotations.lastModified", "must be an ISO 8601 date string")
+		}
+		i.Annotations = &modelcontext.Annotations{Audience: a.Audience, Priority: a.Priority}
+		if a.LastModified != nil {
+			i.Annotations.LastModified = *a.LastModified
+		}
+	}
+	r.info = i
+	if d.Settle != nil {
+		r.settle = time.Duration(*d.Settle * float64(time.Millisecond))
+	}
+	return nil
+}
+
+// isoDate is the loader's test of an ISO 8601 date: a year, a month from 01
+// to 12 and a day from 01 to 31, then a time or nothing.
+var isoDate = regexp.MustCompile(`^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])([Tt]|$)`)
+
+// quote writes s between double quotes, as the loader's messages do
+// (without escaping: the page author sees what they typed).
+func quote(s string) string { return `"` + s + `"` }
+
+func refused(field, msg string) error {
+	return &modelcontext.Error{Name: "TypeError", Message: msg, Field: field}
+}
+
+// templateName is what the loader accepts between { and }.
+var templateName = regexp.MustCompile(`^[A-Za-z0-9_.%]+$`)
+
+// splitTemplate parses an RFC 6570 level 1 template into literal, name,
+// literal, ..., literal, or says what is wrong with it, as the loader does.
+func splitTemplate(t string) (parts []string, problem string) {
+	rest := t
+	for {
+		open, close := strings.IndexByte(rest, '{'), strings.IndexByte(rest, '}')
+		if open < 0 {
+			if close >= 0 {
+				return nil, `has a "}" without "{"`
+			}
+			return append(parts, rest), ""
+		}
+		if close >= 0 && close < open {
+			return nil, `has a "}" without "{"`
+		}
+		if close < 0 {
+			return nil, `has a "{" without "}"`
+		}
+		name := rest[open+1 : close]
+		if !templateName.MatchString(name) {
+			return nil, "has the expression {" + name + "}; only simple {name} expressions (RFC 6570 level 1) are supported"
+		}
+		if open == 0 && len(parts) > 0 {
+			return nil, "has two expressions next to each other; separate them with a literal"
+		}
+		parts = append(parts, rest[:open], name)
+		rest = rest[close+1:]
+	}
+}
