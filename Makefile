@@ -171,7 +171,8 @@ lint:
 # a duration, Go 1.26's fuzzing engine can fail at its deadline with "context
 # deadline exceeded" and no input (golang/go#75804, fixed in Go 1.27); a
 # count has no deadline to race.
-FUZZ_TARGETS := wasm/registry:FuzzDecodeRegistration wasm/registry:FuzzTemplateMatch wasm/mcp:FuzzHandle
+FUZZ_TARGETS := wasm/registry:FuzzDecodeRegistration wasm/registry:FuzzTemplateMatch wasm/mcp:FuzzHandle \
+	wasm/modelcontext/modelcontexttest:FuzzPushes wasm/modelcontext/modelcontexttest:FuzzTemplates
 
 test-host:
 	$(GO) test -race -count=1 ./wasm/registry/... ./wasm/mcp/... ./wasm/seam/... ./wasm/cmd/jsbuild/... ./wasm/internal/stats/...
@@ -205,13 +206,16 @@ BROWSER_CMDS = $(shell $(GO) list ./wasm/cmd/... | grep -v -e /cmd/jsbuild -e /c
 test-browser: build build-test demo-app test-deps mcpclient
 	CHROMIUM="$(BIN)/chromium" $(GO) test -count=1 -timeout 30m ./wasm/e2e/... ./wasm/internal/browsertest/... $(BROWSER_CMDS)
 
-# test-goapi: the Go API for Go WebAssembly apps (wasm/modelcontext). Its pure
-# core and its docs test (a fresh module built from its README, loaded beside
-# the module in Chromium) on the host with -race; then its browser tests,
-# compiled to WebAssembly and run by wasmbrowsertest, against the built module,
-# which they embed from the package's testdata/dist (git-ignored copies): the
-# test build's script (its hooks give the tests the module's live counts) and
-# dist/'s .wasm.
+# test-goapi: the Go API for Go WebAssembly apps (wasm/modelcontext). On the
+# host with -race: its host build, its test double (modelcontexttest) against
+# the module's rules, and its docs test (a fresh module built from its README:
+# its test run on the host, its app loaded beside the module in Chromium).
+# Then its browser tests, compiled to WebAssembly and run by wasmbrowsertest,
+# against the built module, which they embed from the package's testdata/dist
+# (git-ignored copies): the test build's script (its hooks give the tests the
+# module's live counts) and dist/'s .wasm; the double among them, side by side
+# with the module. (The demo's Go app, wasm/cmd/delivery, has its host test
+# on the double run by test-browser, with the other commands.)
 GOAPI := wasm/modelcontext
 
 test-goapi: build build-test test-deps
