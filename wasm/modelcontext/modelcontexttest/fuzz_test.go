@@ -32,17 +32,20 @@ func FuzzPushes(f *testing.F) {
 	register()
 	var got strings.Builder
 	var failed error
-	stop, err := modelcontext.Subscribe("state://fuzz", func(v map[string]string, err error) {
+	stop, err := modelcontext.Subscribe("state://fuzz", func(v struct{ V string }, err error) {
 		if err != nil {
 			failed = err
 		}
-		got.WriteString(v["v"])
+		got.WriteString(v.V)
 	})
 	if err != nil {
 		f.Fatal(err)
 	}
 	defer stop()
 	f.Fuzz(func(t *testing.T, ops string) {
+		if len(ops) > 16 { // longer sequences find nothing that shorter ones do not
+			ops = ops[:16]
+		}
 		register()
 		got.Reset()
 		var want strings.Builder
