@@ -47,7 +47,9 @@ import (
 	"github.com/modelcontext-go/modelcontext/wasm/registry"
 )
 
-// Page is an in-memory page registry. Make one with [NewPage].
+// Page stands in for the page's document.modelContext while its test runs:
+// an in-memory registry that package modelcontext acts on. Make one with
+// [NewPage].
 type Page struct {
 	mu        sync.Mutex
 	idle      *sync.Cond // signalled when busy falls to 0 or a drain ends
@@ -71,7 +73,7 @@ func NewPage(t testing.TB) *Page {
 	t.Helper()
 	p := &Page{consumers: map[string][]*handler{}, listeners: map[string][]*handler{}}
 	p.idle = sync.NewCond(&p.mu)
-	restore, ok := page.Install(p)
+	restore, ok := page.Install(seam{p})
 	if !ok {
 		t.Fatal("modelcontexttest: another test's Page is installed; tests that call NewPage must not run in parallel")
 	}
@@ -113,14 +115,26 @@ func (p *Page) Errors() []string {
 	return slices.Clone(p.errors)
 }
 
+// seam is the Page as package modelcontext sees it (its page.Page).
+type seam struct{ p *Page }
+
 // Ready reports the page ready: it always is.
-func (p *Page) Ready(context.Context) error { return nil }
+func (seam) Ready(context.Context) error { return nil }
 
 // Load does nothing but report the page ready: there is no script to add.
-func (p *Page) Load(context.Context, string, map[string]string) error { return nil }
+func (seam) Load(context.Context, string, map[string]string) error { return nil }
 
-// Report records msg as an error.
-func (p *Page) Report(msg string) {
+func (s seam) Register(r page.Registration) (func(), error) { return s.p.register(r) }
+func (s seam) Read(ctx context.Context, uri string) (page.Value, error) {
+	return s.p.read(ctx, uri)
+}
+func (s seam) Subscribe(uri string, f func(page.Value)) (func(), error) { return s.p.subscribe(uri, f) }
+func (s seam) Listen(event string, f func(page.Event)) (func(), error)  { return s.p.listen(event, f) }
+func (s seam) List(templates bool) (page.Value, error)                  { return s.p.listAll(templates) }
+func (s seam) Report(msg string)                                        { s.p.report(msg) }
+
+// report records msg as an error.
+func (p *Page) report(msg string) {
 	p.mu.Lock()
 	p.errors = append(p.errors, msg)
 	p.mu.Unlock()
@@ -164,9 +178,9 @@ type info struct {
 	Subscribable *bool                     `json:"subscribable,omitempty"`
 }
 
-// Register validates r's descriptor as the module does, then registers it,
+// register validates r's descriptor as the module does, then registers it,
 // in the place of the current registration of its key if there is one.
-func (p *Page) Register(r page.Registration) (func(), error) {
+func (p *Page) register(r page.Registration) (func(), error) {
 	var d descriptor
 	if err := json.Unmarshal(r.Descriptor, &d); err != nil {
 		return func() {}, err
@@ -249,7 +263,7 @@ func (r *registration) unbind() {
 	r.stop, r.watching = nil, false
 	r.p.mu.Unlock()
 	r.cancel()
-	page.Stop(r.p, r.key, stop)
+	page.Stop(seam{r.p}, r.key, stop)
 }
 
 // stopTimer drops a pending Settle push. Called with p.mu held.
@@ -433,15 +447,15 @@ func (p *Page) call(h *handler, e page.Event) {
 	}
 	defer func() {
 		if x := recover(); x != nil {
-			p.Report("modelcontext: " + h.who + " panicked: " + page.Describe(x))
+			p.report("modelcontext: " + h.who + " panicked: " + page.Describe(x))
 		}
 	}()
 	h.f(e)
 }
 
-// Read calls the getter of uri (a concrete resource first, then the first
+// read calls the getter of uri (a concrete resource first, then the first
 // template that matches) and returns its value.
-func (p *Page) Read(ctx context.Context, uri string) (page.Value, error) {
+func (p *Page) read(ctx context.Context, uri string) (page.Value, error) {
 	p.mu.Lock()
 	var r *registration
 	var params map[string]string
@@ -493,9 +507,9 @@ func notFound(uri string) error {
 	return &modelcontext.Error{Name: "NotFoundError", Message: "modelcontext: no resource is registered for uri " + strconv.Quote(uri)}
 }
 
-// Subscribe adds a consumer subscription to the pushes of uri, a current
+// subscribe adds a consumer subscription to the pushes of uri, a current
 // concrete resource.
-func (p *Page) Subscribe(uri string, f func(page.Value)) (stop func(), err error) {
+func (p *Page) subscribe(uri string, f func(page.Value)) (stop func(), err error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if !slices.ContainsFunc(p.resources, func(x *registration) bool { return x.key == uri }) {
@@ -513,8 +527,8 @@ func (p *Page) Subscribe(uri string, f func(page.Value)) (stop func(), err error
 	}, nil
 }
 
-// Listen adds an event listener.
-func (p *Page) Listen(event string, f func(page.Event)) (stop func(), err error) {
+// listen adds an event listener.
+func (p *Page) listen(event string, f func(page.Event)) (stop func(), err error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	h := &handler{who: "a " + event + " handler", live: true, f: f}
@@ -527,8 +541,8 @@ func (p *Page) Listen(event string, f func(page.Event)) (stop func(), err error)
 	}, nil
 }
 
-// List returns the resources, or the templates, in registration order.
-func (p *Page) List(templates bool) (page.Value, error) {
+// listAll returns the resources, or the templates, in registration order.
+func (p *Page) listAll(templates bool) (page.Value, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return p.list(templates), nil
