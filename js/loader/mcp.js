@@ -271,22 +271,26 @@ function serveNow(options, handle) {
 // Before the module runs, a server is served by the loader alone: it
 // announces itself on its channel, as Go's server does when it starts, so
 // that a client that started first connects, and the first message a client
-// sends on that channel (or a session's sub-channel) starts the module. The
+// sends on that channel (or a session's sub-channel) starts the module, if
+// the server would answer it: from this window, from an allowed origin. The
 // messages that arrive until Go runs are kept and handed to its servers
-// then, in order.
-/** @type {string[]} the channels served before the module runs */
+// then, in order (Go applies all its rules to them).
+/** @type {{channel: string, origins: string[]}[]} the servers served before the module runs */
 const earlyChannels = [];
 /** @type {MessageEvent[]} */
 const earlyMessages = [];
 
 /**
- * awaitMessages serves channel until the module runs.
+ * awaitMessages serves channel, for the allowed origins (an array of
+ * strings, "*" for any; else the page's own), until the module runs.
  * @param {string} channel
+ * @param {any} [allowed]
  */
-function awaitMessages(channel) {
+function awaitMessages(channel, allowed) {
   if (state !== LOADING) return;
   if (earlyChannels.length === 0) window.addEventListener("message", earlyMessage);
-  earlyChannels.push(channel);
+  const origins = Array.isArray(allowed) && allowed.length > 0 && allowed.every((o) => typeof o === "string") ? allowed.slice() : [location.origin];
+  earlyChannels.push({ channel, origins });
   window.postMessage({ channel, type: "mcp", direction: "server-to-client", payload: MCP_SERVER_READY }, targetOrigin);
 }
 
@@ -294,9 +298,11 @@ function awaitMessages(channel) {
 function earlyMessage(ev) {
   try {
     const d = ev.data;
-    if (state !== LOADING || d === null || typeof d !== "object" || d.type !== "mcp" || d.direction !== "client-to-server") return;
+    if (state !== LOADING || ev.source !== window || d === null || typeof d !== "object" || d.type !== "mcp" || d.direction !== "client-to-server") return;
     const c = d.channel;
-    if (typeof c !== "string" || !earlyChannels.some((ch) => c === ch || c.startsWith(ch + "/"))) return;
+    const served = (/** @type {{channel: string, origins: string[]}} */ e) =>
+      (c === e.channel || (typeof c === "string" && c.startsWith(e.channel + "/"))) && (e.origins.includes("*") || e.origins.includes(ev.origin));
+    if (typeof c !== "string" || !earlyChannels.some(served)) return;
     earlyMessages.push(ev);
     if (!bootStarted) wake(`an MCP message arrived on "${c}"`);
   } catch (e) {
@@ -324,9 +330,9 @@ function serveMCP(options = {}) {
   let early = "";
   if (state === LOADING) {
     queue.push({ op: "serve", options, handle });
-    const channel = options !== null && typeof options === "object" ? options.channel : undefined;
-    early = typeof channel === "string" && channel !== "" ? channel : DEFAULT_CHANNEL;
-    awaitMessages(early);
+    const o = options !== null && typeof options === "object" ? options : {};
+    early = typeof o.channel === "string" && o.channel !== "" ? o.channel : DEFAULT_CHANNEL;
+    awaitMessages(early, o.allowedOrigins);
   }
   return {
     stop() {
@@ -344,7 +350,7 @@ function serveMCP(options = {}) {
  * @param {string} channel
  */
 function stopAwaiting(channel) {
-  const i = earlyChannels.indexOf(channel);
+  const i = earlyChannels.findIndex((e) => e.channel === channel);
   if (i < 0) return;
   earlyChannels.splice(i, 1);
   if (earlyChannels.length === 0) window.removeEventListener("message", earlyMessage);

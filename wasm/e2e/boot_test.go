@@ -140,6 +140,23 @@ func TestLazyBootMCP(t *testing.T) {
 				t.Error(d)
 			}
 		})
+		t.Run("a message from another window starts nothing", func(t *testing.T) {
+			other := secondOrigin(t)
+			p := openMCP(t, "/mcp.html")
+			var got json.RawMessage
+			p.Eval(mcpRaw(
+				`const sentinel = new Promise((r) => window.addEventListener('message', (e) => { if (e.data && e.data.sentinel) r(e.origin); }));`,
+				`const f = document.createElement('iframe');`,
+				`f.src = `+jsString(other.URL+"/post-parent.html")+`;`,
+				`document.body.append(f);`,
+				`const from = await sentinel;`,
+				`await H.quiet();`,
+				`return {otherOrigin: from !== location.origin, requests: H.wasmRequests()};`,
+			), &got)
+			if d := jsonDiff(got, `{"otherOrigin": true, "requests": `+noWasmYet+`}`); d != "" {
+				t.Error(d)
+			}
+		})
 		t.Run("serveMCP then stop before any message", func(t *testing.T) {
 			var got json.RawMessage
 			open(t, "wasm", "", "").runRaw(lines(
