@@ -59,6 +59,25 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	case "extension":
 		return runExtensionClient(ctx, args, stdin, stdout, stderr)
 	}
+	cfg, err := parseFlags(args, stdout)
+	if err != nil || cfg == nil {
+		return err // an error, or --help printed
+	}
+	logf := func(format string, a ...any) { fmt.Fprintf(stderr, "modelcontext: relay: "+format+"\n", a...) }
+	return runCDP(ctx, cfg, stdin, stdout, logf)
+}
+
+// config is what the flags of the DevTools modes (--url, --attach) say.
+type config struct {
+	pageURL, attach, tab, httpAddr, channel, chromium string
+	wait, idle                                        time.Duration
+	maxSessions                                       int
+	origins                                           multiFlag
+}
+
+// parseFlags reads the flags of the DevTools modes. It returns a nil config
+// (and no error) once --help has printed the usage.
+func parseFlags(args []string, stdout io.Writer) (*config, error) {
 	fl := flag.NewFlagSet("relay", flag.ContinueOnError)
 	fl.SetOutput(io.Discard)
 	pageURL := fl.String("url", "", "")
@@ -86,31 +105,37 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 					fmt.Fprintf(stdout, "  --%-16s %s (default %s)\n", f.Name, f.Usage, f.DefValue)
 				}
 			})
-			return nil
+			return nil, nil
 		}
-		return fmt.Errorf("modelcontext: %v\n%s", err, usage)
+		return nil, fmt.Errorf("modelcontext: %v\n%s", err, usage)
 	}
-	logf := func(format string, a ...any) { fmt.Fprintf(stderr, "modelcontext: relay: "+format+"\n", a...) }
 	switch {
 	case fl.NArg() > 0:
-		return fmt.Errorf("modelcontext: unexpected argument %q\n%s", fl.Arg(0), usage)
+		return nil, fmt.Errorf("modelcontext: unexpected argument %q\n%s", fl.Arg(0), usage)
 	case (*pageURL == "") == (*attach == ""):
-		return fmt.Errorf("modelcontext: give exactly one of --url and --attach\n%s", usage)
+		return nil, fmt.Errorf("modelcontext: give exactly one of --url and --attach\n%s", usage)
 	case *tabFlag != "" && *attach == "":
-		return errors.New("modelcontext: --tab picks a tab of the browser given with --attach")
+		return nil, errors.New("modelcontext: --tab picks a tab of the browser given with --attach")
 	case *stdio && *httpAddr != "":
-		return errors.New("modelcontext: give --stdio or --http, not both")
+		return nil, errors.New("modelcontext: give --stdio or --http, not both")
 	case *channel == "" || strings.ContainsAny(*channel, "\n"):
-		return errors.New("modelcontext: --channel must be the page's MCP channel, e.g. mcp-default")
+		return nil, errors.New("modelcontext: --channel must be the page's MCP channel, e.g. mcp-default")
 	case *maxSessions < 1:
-		return errors.New("modelcontext: --max-sessions must be at least 1")
+		return nil, errors.New("modelcontext: --max-sessions must be at least 1")
 	case *wait <= 0 || *idle <= 0:
-		return errors.New("modelcontext: --wait and --idle must be positive durations, e.g. 30s")
+		return nil, errors.New("modelcontext: --wait and --idle must be positive durations, e.g. 30s")
 	}
+	return &config{pageURL: *pageURL, attach: *attach, tab: *tabFlag, httpAddr: *httpAddr, channel: *channel, chromium: *chromiumFlag,
+		wait: *wait, idle: *idle, maxSessions: *maxSessions, origins: origins}, nil
+}
+
+// runCDP runs the relay against a page reached over the DevTools protocol:
+// a Chromium it launches (--url) or one it attaches to (--attach).
+func runCDP(ctx context.Context, cfg *config, stdin io.Reader, stdout io.Writer, logf func(string, ...any)) error {
 	var ln net.Listener
-	if *httpAddr != "" {
+	if cfg.httpAddr != "" {
 		var err error
-		if ln, err = listenLoopback(*httpAddr); err != nil {
+		if ln, err = listenLoopback(cfg.httpAddr); err != nil {
 			return err
 		}
 		defer ln.Close()
@@ -119,8 +144,8 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	// The browser.
 	var br *chromium
 	var wsURL string
-	if *pageURL != "" {
-		exe, err := chromiumPath(*chromiumFlag)
+	if cfg.pageURL != "" {
+		exe, err := chromiumPath(cfg.chromium)
 		if err != nil {
 			return fmt.Errorf("modelcontext: %w", err)
 		}
@@ -131,7 +156,7 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		wsURL = br.wsURL
 	} else {
 		var err error
-		if wsURL, err = browserEndpoint(ctx, *attach); err != nil {
+		if wsURL, err = browserEndpoint(ctx, cfg.attach); err != nil {
 			return fmt.Errorf("modelcontext: %w", err)
 		}
 	}
@@ -159,11 +184,11 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	// The tab.
 	setup, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
-	id, desc, err := pickTab(setup, c, *tabFlag, br != nil)
+	id, desc, err := pickTab(setup, c, cfg.tab, br != nil)
 	if err != nil {
 		return err
 	}
-	tab := newTab(c, id, *channel, *wait, logf)
+	tab := newTab(c, id, cfg.channel, cfg.wait, logf)
 	current.Store(tab)
 	go func() {
 		<-c.done
@@ -178,10 +203,10 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		tab.close(ctx)
 	}()
 	if br != nil {
-		if err := c.call(setup, tab.session(), "Page.navigate", map[string]any{"url": *pageURL}, nil); err != nil {
-			return fmt.Errorf("modelcontext: opening %s: %w", *pageURL, err)
+		if err := c.call(setup, tab.session(), "Page.navigate", map[string]any{"url": cfg.pageURL}, nil); err != nil {
+			return fmt.Errorf("modelcontext: opening %s: %w", cfg.pageURL, err)
 		}
-		logf("started Chromium (headless) and opened %s", *pageURL)
+		logf("started Chromium (headless) and opened %s", cfg.pageURL)
 	} else {
 		logf("attached to the tab %s", desc)
 	}
@@ -193,7 +218,7 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		logf("serving MCP over stdio")
 		return serveStdio(ctx, tab, stdin, stdout)
 	}
-	return serveHTTP(ctx, tab, ln, origins, *maxSessions, *idle, stdout, logf)
+	return serveHTTP(ctx, tab, ln, cfg.origins, cfg.maxSessions, cfg.idle, stdout, logf)
 }
 
 type multiFlag []string
