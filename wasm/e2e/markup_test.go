@@ -2,6 +2,8 @@ package e2e
 
 import (
 	"encoding/json"
+	"io"
+	"net/http"
 	"testing"
 	"time"
 
@@ -230,4 +232,22 @@ func TestSettledPushes(t *testing.T) {
 				null]`)
 		})
 	})
+}
+
+// TestREADMEDeclarativeExample pastes the README's example for pages
+// without a build step into a page, as written, and reads what an agent
+// would see there.
+func TestREADMEDeclarativeExample(t *testing.T) {
+	requireImpl(t, "wasm")
+	example := readmeBlock(t, "html", `<script src="/static/modelcontext.js" data-declarative`, "")
+	browsertest.SharedServer(t).Handle("/readme-declarative.html", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.WriteString(w, "<!doctype html>\n<meta charset=utf-8>\n<title>README</title>\n<script src=\"/harness.js\"></script>\n"+example)
+	}))
+	tab := browsertest.NewTab(t)
+	tab.Navigate(browsertest.URL(t, "/readme-declarative.html"))
+	evalJSON(t, tab, lines(
+		`const list = mc.getResources().map((d) => d.uri);`,
+		`return {list, product: await mc.readResource('shop://product'), data: await mc.readResource('shop://product-data')};`,
+	), `{"list": ["page://location", "shop://product", "shop://cart-count", "shop://product-data"],
+		"product": "OLED TV 55\" — 899 €", "data": {"@type": "Product", "name": "OLED TV", "offers": {"price": 899}}}`)
 }

@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 	"time"
 
@@ -343,4 +344,26 @@ return {listed, read, after, unhandled: await W.unhandledSoFar(), errors: H.mine
 			`{"listed": ["list_resources", "read_resource"], "read": {"text": "mine"}, "after": ["read_resource"], "unhandled": [],
   "errors": ["modelcontext: registerResourceTools: the tool \"read_resource\" could not be registered:"]}`)
 	})
+}
+
+// TestREADMENativeConsole runs the README's console example for the
+// browser's own agent as written (in an async function, as the console runs
+// top-level await) on Chromium's WebMCP, on a page with the README's cart,
+// and checks what its last call answers.
+func TestREADMENativeConsole(t *testing.T) {
+	example := readmeBlock(t, "js", "", "native-console")
+	last := strings.LastIndex(example, "await mc.executeTool(")
+	if last < 0 {
+		t.Fatalf("the README's console example has no executeTool call:\n%s", example)
+	}
+	// The example's last executeTool is the read: return what it answers.
+	body := example[:last] + "return " + example[last:]
+	p := openNative(t, "")
+	var got string
+	p.Eval("(async () => {\n"+
+		"document.modelContext.registerResource({uri: 'state://cart', name: 'cart', get: () => ({items: ['MUG']})});\n"+
+		body+"\n})()", &got)
+	if got != `{"items":["MUG"]}` {
+		t.Errorf("the README's console example read %q, want the value itself, {\"items\":[\"MUG\"]}\n%s", got, p.ConsoleText())
+	}
 }
