@@ -12,7 +12,7 @@ GO_SOURCES := $(shell find wasm -name '*.go' -not -name '*_test.go' -not -path '
 
 .PHONY: build build-test demo test test-deps test-host test-wasm test-browser test-goapi demo-app lint types check-loader fuzz size bench clean mcpclient edge edge-build test-edge bench-visit bench-page lighthouse
 
-build: dist/modelcontext.wasm dist/modelcontext.js dist/modelcontext.mjs
+build: dist/modelcontext.wasm dist/modelcontext.js dist/modelcontext-runtime.js dist/modelcontext.mjs
 
 # demo-app: the demo's Go app (the delivery estimate in the checkout, written
 # with wasm/modelcontext), and Go's own wasm_exec.js to run it. A separate
@@ -46,21 +46,24 @@ dist/modelcontext.wasm: $(GO_SOURCES)
 	@mkdir -p dist
 	GOOS=js GOARCH=wasm $(GO) build -trimpath $(WASM_GCFLAGS) -ldflags='-s -w' -o $@ ./wasm/cmd/modelcontext
 
-# The classic script and the ES module: the loader with Go's own wasm_exec.js
-# (from the Go that built the .wasm) folded in, one file each.
-dist/modelcontext.js dist/modelcontext.mjs &: $(wildcard js/loader/*.js) $(WASM_EXEC) $(wildcard wasm/cmd/jsbuild/*.go) $(GO_SOURCES)
+# The classic script (the stub every page downloads, and the runtime it
+# imports from beside itself when the module starts) and the ES module (both
+# in one file): the loader with Go's own wasm_exec.js (from the Go that built
+# the .wasm) folded into the runtime.
+LOADER_SOURCES := $(wildcard js/loader/*.js js/loader/runtime/*.js)
+dist/modelcontext.js dist/modelcontext-runtime.js dist/modelcontext.mjs &: $(LOADER_SOURCES) $(WASM_EXEC) $(wildcard wasm/cmd/jsbuild/*.go) $(GO_SOURCES)
 	$(GO) run ./wasm/cmd/jsbuild -o dist -wasm-exec $(WASM_EXEC)
 
-# build-test: the test build, the same two scripts with js/testhooks/
+# build-test: the test build, the same three scripts with js/testhooks/
 # appended (document.modelContext[Symbol.for("modelcontext.internals")]: the
 # live counts, raw exports and broken host functions the fault, leak and
 # session tests use), in .cache/testdist/, never in dist/. The browser tests
 # serve it at /teststatic/, beside dist/'s .wasm (wasm/internal/browsertest).
 TESTDIST := $(CACHE)/testdist
 
-build-test: build $(TESTDIST)/modelcontext.js $(TESTDIST)/modelcontext.mjs
+build-test: build $(TESTDIST)/modelcontext.js $(TESTDIST)/modelcontext-runtime.js $(TESTDIST)/modelcontext.mjs
 
-$(TESTDIST)/modelcontext.js $(TESTDIST)/modelcontext.mjs &: $(wildcard js/loader/*.js) $(wildcard js/testhooks/*.js) $(WASM_EXEC) $(wildcard wasm/cmd/jsbuild/*.go) $(GO_SOURCES)
+$(TESTDIST)/modelcontext.js $(TESTDIST)/modelcontext-runtime.js $(TESTDIST)/modelcontext.mjs &: $(LOADER_SOURCES) $(wildcard js/testhooks/*.js) $(WASM_EXEC) $(wildcard wasm/cmd/jsbuild/*.go) $(GO_SOURCES)
 	$(GO) run ./wasm/cmd/jsbuild -test -o $(TESTDIST) -wasm-exec $(WASM_EXEC)
 
 demo: build demo-app mcpclient
@@ -99,7 +102,7 @@ bench-page: build test-deps mcpclient $(LIGHTHOUSE)
 	CHROMIUM="$(BIN)/chromium" $(GO) run ./wasm/cmd/pagecost
 
 size: build
-	@$(GO) run ./wasm/cmd/size dist/modelcontext.wasm dist/modelcontext.js
+	@$(GO) run ./wasm/cmd/size dist/modelcontext.wasm dist/modelcontext.js dist/modelcontext-runtime.js
 
 # test-deps installs what the tests need on a fresh machine: Chromium from
 # Debian's packages, and wasmbrowsertest at the version go.mod pins, behind a
@@ -154,7 +157,7 @@ types: testdata/types/node_modules/.package-lock.json
 check-loader: testdata/types/node_modules/.package-lock.json
 	$(GO) run ./wasm/cmd/jsbuild -seam $(CACHE)/seam.js
 	cd testdata/types && ./node_modules/.bin/tsc --noEmit --strict --allowJs --checkJs --target es2022 --lib dom,es2024 \
-		--skipLibCheck ../../js/loader/*.js ../../js/testhooks/*.js ../../js/loader/env.d.ts $(CACHE)/seam.js
+		--skipLibCheck ../../js/loader/*.js ../../js/loader/runtime/*.js ../../js/testhooks/*.js ../../js/loader/env.d.ts $(CACHE)/seam.js
 
 testdata/types/node_modules/.package-lock.json: testdata/types/package-lock.json
 	cd testdata/types && npm ci --ignore-scripts --no-audit --no-fund
@@ -219,7 +222,7 @@ test-browser: build build-test demo-app test-deps mcpclient
 GOAPI := wasm/modelcontext
 
 test-goapi: build build-test test-deps
-	cp $(TESTDIST)/modelcontext.js dist/modelcontext.wasm $(GOAPI)/testdata/dist/
+	cp $(TESTDIST)/modelcontext.js $(TESTDIST)/modelcontext-runtime.js dist/modelcontext.wasm $(GOAPI)/testdata/dist/
 	CHROMIUM="$(BIN)/chromium" $(GO) test -race -count=1 ./$(GOAPI)/...
 	PATH="$(BIN):$$PATH" GOOS=js GOARCH=wasm $(GO) test -count=1 -exec="$(BIN)/go_js_wasm_exec" ./$(GOAPI)/...
 
@@ -287,7 +290,7 @@ edge-build: build mcpclient
 	rm -rf $(EDGE_SITE) && mkdir -p $(EDGE_SITE)/vendor $(EDGE)/build
 	cp -R demo $(EDGE_SITE)/demo
 	mkdir -p $(EDGE_SITE)/static
-	cp dist/modelcontext.js dist/modelcontext.mjs dist/modelcontext.wasm $(EDGE_SITE)/static/
+	cp dist/modelcontext.js dist/modelcontext-runtime.js dist/modelcontext.mjs dist/modelcontext.wasm $(EDGE_SITE)/static/
 	cp $(WASM_EXEC) $(EDGE_SITE)/static/wasm_exec.js
 	echo '[]' > $(EDGE_SITE)/static/go-apps.json # the Go app would take the Worker over 3 MB
 	cp testdata/out/mcpclient.js $(EDGE_SITE)/vendor/
@@ -326,7 +329,7 @@ TARBALL := dist/modelcontext-$(VERSION).tgz
 
 pack: $(TARBALL)
 
-$(TARBALL): dist/modelcontext.wasm dist/modelcontext.js dist/modelcontext.mjs js/package.json js/README.md \
+$(TARBALL): dist/modelcontext.wasm dist/modelcontext.js dist/modelcontext-runtime.js dist/modelcontext.mjs js/package.json js/README.md \
 		js/modelcontext.d.ts LICENSE CHANGELOG.md $(wildcard wasm/cmd/pack/*.go) wasm/mcp/server.go
 	$(GO) run ./wasm/cmd/pack -dist dist -o dist -goroot $(GOROOT)
 

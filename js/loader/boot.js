@@ -1,86 +1,8 @@
 // @ts-check
-// boot.js: fetch and start the Go runtime, then install the API.
-
-/** @type {any} the module's exports */
-let ex = null;
-/** @type {any} the Go runtime (wasm_exec.js) */
-let go = null;
-
-const WASM_MAGIC = [0x00, 0x61, 0x73, 0x6d];
-
-// boot fetches, compiles and starts the module, then replays the calls made
-// meanwhile. Its errors say what to fix, naming the URL.
-async function boot() {
-  if (wasmURL === "") {
-    throw new Error(`modelcontext: cannot tell where modelcontext.wasm is: the script was loaded from "${scriptURL}", which no file can be beside; set data-wasm on the script tag, or globalThis.__MODELCONTEXT_WASM_URL__ before it loads`);
-  }
-  const where = `the WebAssembly module "${wasmURL}"`;
-  if (new URL(wasmURL).protocol === "file:") {
-    throw new Error(`modelcontext: ${where} cannot be loaded from a page opened as a file (file://); serve the page and its files over HTTP, for example with "python3 -m http.server" in their folder, and open http://localhost:8000/`);
-  }
-  let response;
-  try {
-    response = await (wasmResponse || fetch(wasmURL, { credentials: "same-origin" }));
-  } catch (e) {
-    throw new Error(`modelcontext: could not fetch ${where}: ${describe(e)} (a wrong URL, the network, or a Content-Security-Policy connect-src that does not allow it)`);
-  }
-  if (!response.ok) {
-    throw new Error(`modelcontext: could not fetch ${where}: HTTP ${response.status} ${response.statusText}; ${wasmFix}`);
-  }
-  go = new Go();
-  go.importObject.modelcontext = imports();
-  const instance = await instantiate(response, where);
-  ex = instance.exports;
-  const exited = go.run(instance); // runs main until it blocks: it calls host.ready
-  if (!started) throw new Error(`modelcontext: ${where} did not start; was it built from this version of wasm/cmd/modelcontext?`);
-  faultAddr = ex.mc_fault(); // exports may be called once main runs
-  exited.then(() => {
-    const err = new Error("modelcontext: the Go runtime exited; reload the page");
-    fail(err);
-    console.error(err.message);
-  });
-  state = READY;
-  replay();
-  if (script && script.hasAttribute("data-mcp")) {
-    const channel = script.getAttribute("data-mcp");
-    /** @type {any} */
-    const options = channel ? { channel } : {};
-    if (script.hasAttribute("data-mcp-sessions")) options.sessions = true;
-    serveMCP(options);
-  }
-  deliverEarlyMessages();
-}
-
-/**
- * instantiate compiles the module as it downloads when it is served as
- * application/wasm. Real WebAssembly under another type is compiled from its
- * bytes, with a warning; anything else is an error that says what the server
- * sent instead.
- * @param {Response} response
- * @param {string} where
- */
-async function instantiate(response, where) {
-  const type = (response.headers.get("Content-Type") || "").split(";")[0].trim().toLowerCase();
-  try {
-    if (type === "application/wasm") return (await WebAssembly.instantiateStreaming(response, go.importObject)).instance;
-    if (type === "text/html") {
-      throw new Error(`modelcontext: ${where} is missing: the server answered with an HTML page, as many servers do for a file they do not have; ${wasmFix}`);
-    }
-    const bytes = new Uint8Array(await response.arrayBuffer());
-    if (!WASM_MAGIC.every((b, i) => bytes[i] === b)) {
-      throw new Error(`modelcontext: ${where} is not a WebAssembly module (it was served as "${type || "no Content-Type"}"); check the URL, or set data-wasm on the script tag`);
-    }
-    console.warn(`modelcontext: ${where} was served as "${type || "no Content-Type"}", not application/wasm; it was compiled anyway, without streaming. Configure the server to send .wasm files as application/wasm.`);
-    return (await WebAssembly.instantiate(bytes, go.importObject)).instance;
-  } catch (e) {
-    if (describe(e).startsWith("modelcontext:")) throw e;
-    const why = describe(e);
-    if (/Content Security Policy|unsafe-eval|CSP/i.test(why)) {
-      throw new Error(`modelcontext: the page's Content-Security-Policy does not allow WebAssembly: add 'wasm-unsafe-eval' to its script-src (${why})`);
-    }
-    throw new Error(`modelcontext: could not instantiate ${where}: ${why}`);
-  }
-}
+// boot.js: when the module starts, and the API installed on
+// document.modelContext. Starting it loads the rest of the loader (the
+// runtime, js/loader/runtime: loadRuntime, which jsbuild writes) and then
+// fetches, compiles and starts the .wasm (start.js's boot).
 
 /**
  * Ready is document.modelContext.ready: a Promise that starts the module
@@ -126,11 +48,29 @@ function wake(why) {
   if (bootStarted) return;
   bootStarted = true;
   if (debugOn()) debugLine(`starting the WebAssembly module: ${why}`);
-  boot().then(resolveReady, (err) => {
+  start().then(resolveReady, (err) => {
     fail(err);
     quietError(err.message);
     rejectReady(err);
   });
+}
+
+// start loads the runtime, boots the module and replays the calls made
+// meanwhile. A failure rejects, with what to fix.
+async function start() {
+  checkWasmURL();
+  await loadRuntime();
+  await boot();
+  state = READY;
+  replay();
+  if (script && script.hasAttribute("data-mcp")) {
+    const channel = script.getAttribute("data-mcp");
+    /** @type {any} */
+    const options = channel ? { channel } : {};
+    if (script.hasAttribute("data-mcp-sessions")) options.sessions = true;
+    serveMCP(options);
+  }
+  deliverEarlyMessages(deliverToServers);
 }
 
 define("registerResource", registerResource);
@@ -144,7 +84,10 @@ define("registerPageResource", registerPageResource);
 define("ready", ready);
 define(INSTALLED, true);
 if (script && script.hasAttribute("data-tools") && typeof mc.registerTool === "function") registerResourceTools();
-if (script && script.hasAttribute("data-declarative")) watchMarkup((script.getAttribute("data-declarative") || "").trim());
+if (script && script.hasAttribute("data-declarative")) {
+  const scope = (script.getAttribute("data-declarative") || "").trim();
+  loadRuntime().then(() => watchMarkup(scope), (e) => quietError("modelcontext: data-declarative: no declarative resources are registered:", e));
+}
 if (script && script.hasAttribute("data-page-resource")) registerPageResource({ uri: script.getAttribute("data-page-resource") || undefined });
 if (script && script.hasAttribute("data-mcp")) awaitMessages(script.getAttribute("data-mcp") || DEFAULT_CHANNEL);
 if (bootMode === "eager") wake('data-boot="eager"');

@@ -12,3 +12,9 @@ declare class Go {
   exited: boolean;
   run(instance: WebAssembly.Instance): Promise<void>;
 }
+/**
+ * loadRuntime loads the runtime (js/loader/runtime), once: the classic
+ * script imports modelcontext-runtime.js from beside itself, the ES module
+ * has it inline. Its functions are then in the stub's scope.
+ */
+declare function loadRuntime(): Promise<void>;

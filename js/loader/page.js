@@ -34,28 +34,37 @@ function debugOn() {
 // beside the script's src. Each resolves like any URL of the page, and a
 // query or hash on the script's URL changes nothing. When none of them gives
 // a URL (a blob: script without data-wasm), wasmURL is "" and boot says so.
-/** @type {string} */
-let wasmURL = "";
-/** @type {string} where the script was, when the .wasm cannot be found beside it */
-let scriptURL = "";
-// wasmFix is the advice of an error about a .wasm that is not at wasmURL:
-// it names what chose the URL.
-let wasmFix = "put modelcontext.wasm at that URL (beside the script), or set data-wasm on the script tag";
-try {
-  const attr = script && script.getAttribute("data-wasm");
-  const set = /** @type {any} */ (globalThis).__MODELCONTEXT_WASM_URL__;
-  if (attr) {
-    wasmFix = `put modelcontext.wasm at that URL, or correct data-wasm=${JSON.stringify(attr)} on the script tag`;
-    wasmURL = new URL(attr, document.baseURI).href;
-  } else if (typeof set === "string" && set !== "") {
-    wasmFix = `put modelcontext.wasm at that URL, or correct globalThis.__MODELCONTEXT_WASM_URL__ (${JSON.stringify(set)})`;
-    wasmURL = new URL(set, document.baseURI).href;
-  } else if (moduleWasmURL) wasmURL = moduleWasmURL;
-  else {
-    scriptURL = (script && script.src) || scriptURLFromStack() || document.baseURI;
-    wasmURL = new URL("modelcontext.wasm", scriptURL).href;
+// scriptURL is where the script was ("" for the ES module): the classic
+// script's runtime is beside it (loadRuntime). wasmFix is the advice of an
+// error about a .wasm that is not at wasmURL: it names what chose the URL.
+const [wasmURL, scriptURL, wasmFix] = locate();
+
+function locate() {
+  const fix = "put modelcontext.wasm at that URL (beside the script), or set data-wasm on the script tag";
+  const at = moduleWasmURL ? "" : (script && script.src) || scriptURLFromStack() || document.baseURI;
+  try {
+    const attr = script && script.getAttribute("data-wasm");
+    const set = /** @type {any} */ (globalThis).__MODELCONTEXT_WASM_URL__;
+    if (attr) return [new URL(attr, document.baseURI).href, at, `put modelcontext.wasm at that URL, or correct data-wasm=${JSON.stringify(attr)} on the script tag`];
+    if (typeof set === "string" && set !== "") {
+      return [new URL(set, document.baseURI).href, at, `put modelcontext.wasm at that URL, or correct globalThis.__MODELCONTEXT_WASM_URL__ (${JSON.stringify(set)})`];
+    }
+    return [moduleWasmURL || new URL("modelcontext.wasm", at).href, at, fix];
+  } catch {
+    return ["", at, fix];
   }
-} catch {}
+}
+
+// checkWasmURL throws what is wrong with wasmURL before anything is
+// fetched: there is none, or the page was opened as a file.
+function checkWasmURL() {
+  if (wasmURL === "") {
+    throw new Error(`modelcontext: cannot tell where modelcontext.wasm is: the script was loaded from "${scriptURL}", which no file can be beside; set data-wasm on the script tag, or globalThis.__MODELCONTEXT_WASM_URL__ before it loads`);
+  }
+  if (new URL(wasmURL).protocol === "file:") {
+    throw new Error(`modelcontext: the WebAssembly module "${wasmURL}" cannot be loaded from a page opened as a file (file://); serve the page and its files over HTTP, for example with "python3 -m http.server" in their folder, and open http://localhost:8000/`);
+  }
+}
 
 // With an eager boot, the .wasm request starts now, before the rest of the
 // loader has run; boot awaits it (and reports its failure: it is marked
@@ -78,20 +87,22 @@ function scriptURLFromStack() {
 // Document.prototype), which is augmented and never replaced, or a new
 // EventTarget.
 /** @type {any} */
-let mc = /** @type {any} */ (document).modelContext;
-if (mc === null || (typeof mc !== "object" && typeof mc !== "function")) {
-  mc = new EventTarget();
-  Object.defineProperty(document, "modelContext", { value: mc, configurable: true, enumerable: true });
+const mc = ownContext();
+
+function ownContext() {
+  const own = /** @type {any} */ (document).modelContext;
+  if (own !== null && (typeof own === "object" || typeof own === "function")) return own;
+  const target = new EventTarget();
+  Object.defineProperty(document, "modelContext", { value: target, configurable: true, enumerable: true });
+  return target;
 }
 // events fires the module's events: mc itself, or, for an existing object
 // that cannot carry events, an EventTarget whose methods are added to it.
 /** @type {EventTarget} */
-let events = mc;
-if (typeof mc.dispatchEvent !== "function" || typeof mc.addEventListener !== "function") {
-  const target = new EventTarget();
-  events = target;
-  define("removeEventListener", target.removeEventListener.bind(target));
-  define("dispatchEvent", target.dispatchEvent.bind(target));
+const events = typeof mc.dispatchEvent === "function" && typeof mc.addEventListener === "function" ? mc : new EventTarget();
+if (events !== mc) {
+  define("removeEventListener", events.removeEventListener.bind(events));
+  define("dispatchEvent", events.dispatchEvent.bind(events));
 }
 // listen adds a listener to events as the object's own addEventListener
 // does, which the one defined below wraps.

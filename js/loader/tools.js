@@ -1,5 +1,8 @@
 // @ts-check
-// tools.js: the tool fallback, the resources as read-only tools.
+// tools.js: the tool fallback, the resources as read-only tools for agents
+// that only speak tools: registerResourceTools registers them at once;
+// calling one is a consumer contact, answered by the runtime
+// (runtime/resourcetools.js).
 //
 // Two kinds of host give document.modelContext a registerTool, and they hand
 // what a tool's execute returns to the agent in different ways:
@@ -46,11 +49,10 @@ function registerResourceTools() {
     throw new Error("modelcontext: registerResourceTools needs document.modelContext.registerTool (WebMCP or a polyfill such as @mcp-b/global)");
   }
   if (removeResourceTools) return removeResourceTools;
-  const answers = isBuiltIn(mc.registerTool) ? valueAnswers : callToolResults;
   const controller = new AbortController();
   /** @type {(() => void)[]} */
   const unregisters = [];
-  for (const tool of resourceTools(answers)) {
+  for (const tool of resourceTools(isBuiltIn(mc.registerTool))) {
     /** @param {any} e */
     const refused = (e) => {
       if (!controller.signal.aborted) console.error(`modelcontext: registerResourceTools: the tool "${tool.name}" could not be registered:`, e);
@@ -97,14 +99,6 @@ function isBuiltIn(f) {
   }
 }
 
-/**
- * @typedef {object} Answers how the tools answer on one kind of host
- * @property {(list: any[]) => any} list
- * @property {(uri: string, value: any) => any} value a value that is not binary
- * @property {(uri: string, mimeType: string, base64: string) => any} binary
- * @property {(message: string) => any} failure
- */
-
 // The tools' descriptions do not name the page's resources: the list is live
 // and a tool's description is fixed when it is registered. Keeping it current
 // would mean registering the tools again on every change of the list (the
@@ -113,115 +107,28 @@ function isBuiltIn(f) {
 // one list_resources call instead.
 
 /**
- * resourceTools returns the two tools, answering as answers says.
- * @param {Answers} answers
+ * resourceTools returns the two tools; native says how they answer (the
+ * runtime's answers). A runtime that cannot be loaded is a failure answer.
+ * @param {boolean} native
  * @returns {ResourceTool[]}
  */
-function resourceTools(answers) {
+function resourceTools(native) {
+  /** @param {any} e */
+  const failed = (e) => (native ? { error: describe(e) } : { content: [{ type: "text", text: describe(e) }], isError: true });
   return [
     {
       name: "list_resources",
       description: "Lists the live resources of this page (named slices of its current state, such as a cart or the route): uri, name, description and MIME type of each. Read one with read_resource.",
       inputSchema: { type: "object", properties: {} },
       annotations: { readOnlyHint: true },
-      execute: async () => {
-        try {
-          return answers.list(getResources().map(mcpInfo));
-        } catch (e) {
-          return answers.failure(describe(e)); // the module failed to load: ready's message
-        }
-      },
+      execute: () => loadRuntime().then(() => listTool(native), failed),
     },
     {
       name: "read_resource",
       description: "Reads the current value of one live resource of this page by its uri (see list_resources). The value is read when asked, never cached.",
       inputSchema: { type: "object", properties: { uri: { type: "string", description: "The resource's uri, as list_resources gives it" } }, required: ["uri"] },
       annotations: { readOnlyHint: true },
-      execute: async (/** @type {any} */ input) => {
-        let uri;
-        try {
-          uri = input !== null && typeof input === "object" ? input.uri : undefined;
-        } catch {}
-        if (typeof uri !== "string") {
-          return answers.failure(`modelcontext: read_resource needs {"uri": "<a uri from list_resources>"}; "uri" was ${typeName(uri)}`);
-        }
-        let v;
-        try {
-          v = await readResource(uri);
-          if (typeof Blob !== "undefined" && v instanceof Blob) {
-            const type = v.type;
-            return answers.binary(uri, mimeTypeOf(uri, type), base64(new Uint8Array(await v.arrayBuffer())));
-          }
-        } catch (e) {
-          return answers.failure(readFailure(uri, e));
-        }
-        if (v instanceof ArrayBuffer || ArrayBuffer.isView(v)) {
-          const bytes = v instanceof ArrayBuffer ? new Uint8Array(v) : new Uint8Array(v.buffer, v.byteOffset, v.byteLength);
-          return answers.binary(uri, mimeTypeOf(uri, ""), base64(bytes));
-        }
-        try {
-          return answers.value(uri, v);
-        } catch (e) {
-          return answers.failure(`modelcontext: the value of "${uri}" cannot be sent as JSON: ${describe(e)}`);
-        }
-      },
+      execute: (/** @type {any} */ input) => loadRuntime().then(() => readTool(native, input), failed),
     },
   ];
 }
-
-/**
- * readFailure is the message of a failed read, naming the uri: an unknown
- * uri's own message names it already.
- * @param {string} uri
- * @param {any} e
- */
-function readFailure(uri, e) {
-  const m = describe(e);
-  return m.includes(`"${uri}"`) ? m : `modelcontext: reading "${uri}" failed: ${m}`;
-}
-
-/**
- * mimeTypeOf is the MIME type of uri's resource (or template), else the
- * Blob's own type, else application/octet-stream.
- * @param {string} uri
- * @param {string} blobType
- */
-function mimeTypeOf(uri, blobType) {
-  try {
-    const r = resolve(uri);
-    if (r) return r.mimeType;
-  } catch {}
-  return blobType || "application/octet-stream";
-}
-
-/** @type {Answers} the browser's own WebMCP: the values themselves */
-const valueAnswers = {
-  list: (list) => list,
-  value(uri, v) {
-    // On a value that JSON.stringify throws for (a cycle, a BigInt) the
-    // platform would fail the invocation without a message: this throws
-    // first, and read_resource answers why.
-    return JSON.stringify(v) === undefined ? null : v;
-  },
-  binary: (uri, mimeType, blob) => ({ uri, mimeType, blob }),
-  failure: (message) => ({ error: message }),
-};
-
-/**
- * @param {string} t
- * @returns {{content: {type: "text", text: string}[]}}
- */
-function textContent(t) {
-  return { content: [{ type: "text", text: t }] };
-}
-
-/** @type {Answers} a polyfill: MCP CallToolResults */
-const callToolResults = {
-  list: (list) => textContent(JSON.stringify(list)),
-  value(uri, v) {
-    const text = typeof v === "string" ? v : JSON.stringify(v);
-    return textContent(text === undefined ? "null" : text);
-  },
-  binary: (uri, mimeType, blob) => textContent("base64:" + blob),
-  failure: (message) => ({ ...textContent(message), isError: true }),
-};

@@ -1,20 +1,8 @@
 // @ts-check
-// hooks.js: what the test build adds to the loader, for tests and leak
-// checks, never for pages. `jsbuild -test` appends it after the loader's own
-// files, in their function scope, and writes that build apart from dist/
-// (`make build-test`: .cache/testdist/); dist/ never holds it, and
-// wasm/cmd/jsbuild's tests check that.
-//
-// document.modelContext[Symbol.for("modelcontext.internals")] then has:
-//
-//   stats()        live counts: Go's registrations, subscriptions and MCP
-//                  sessions; the loader's registrations, handlers, held
-//                  values and MCP servers; the Go runtime's calls into
-//                  syscall/js (goJSCalls, see below); the size of Go's memory
-//   exports        the module's raw exports
-//   goExited       whether the Go runtime has exited
-//   breakHost(f)   makes the next call of host function f throw, as a bug
-//                  in the loader would
+// hooks.js: the runtime's side of the test hooks (stub.js has the other):
+// `jsbuild -test` appends it after the runtime's files, in their scope. It
+// hands stub.js what document.modelContext[Symbol.for("modelcontext.internals")]
+// reads once the runtime is loaded.
 
 // The Go runtime's table of JavaScript references changes only through the
 // "syscall/js.*" functions of its import object (each one that hands Go a
@@ -53,7 +41,7 @@ let goJSImports = 0;
   });
 }
 
-define(Symbol.for("modelcontext.internals"), {
+setRuntimeHooks({
   stats() {
     return {
       registrations: ex ? ex.mc_stats(0) : 0,

@@ -20,7 +20,7 @@ const noWasmYet = `{"fetched": [], "timed": []}`
 
 // Producers alone fetch nothing: registering, replacing and unregistering
 // work (subscribe is called when the module starts), invalid descriptors
-// throw, and no .wasm is requested.
+// throw, and neither the .wasm nor the loader's runtime is requested.
 func TestLazyBootProducersFetchNothing(t *testing.T) {
 	wasmOnly(t, func(t *testing.T) {
 		var got json.RawMessage
@@ -35,9 +35,9 @@ func TestLazyBootProducersFetchNothing(t *testing.T) {
 			`await H.quiet();`,
 			`const before = H.wasmRequests();`,
 			`un();`,
-			`return {before, subscribed, bad: bad && bad.name, members: typeof mc.readResource};`,
+			`return {before, runtime: H.runtimeRequests(), subscribed, bad: bad && bad.name, members: typeof mc.readResource};`,
 		), &got)
-		if d := jsonDiff(got, `{"before": `+noWasmYet+`, "subscribed": 0, "bad": "TypeError", "members": "function"}`); d != "" {
+		if d := jsonDiff(got, `{"before": `+noWasmYet+`, "runtime": [], "subscribed": 0, "bad": "TypeError", "members": "function"}`); d != "" {
 			t.Error(d)
 		}
 	})
@@ -83,6 +83,7 @@ func TestLazyBootTriggers(t *testing.T) {
 		{"ready.then", "", `await new Promise((r) => mc.ready.then(r)); return 'ok';`, `"ok"`},
 		{"tool execution", "existing=own", lines(
 			`mc.registerResourceTools();`,
+			`await H.until(() => window.__tools && window.__tools.read_resource, 'the tools to be registered');`,
 			`await H.quiet();`,
 			`const before = H.wasmRequests().fetched.length;`,
 			`const r = await window.__tools.read_resource.execute({uri: 'state://cart'});`,

@@ -13,7 +13,11 @@ import (
 // precompress returns the brotli and gzip forms of body.
 func precompress(body []byte) (br, gz []byte, err error) {
 	var bb, gb bytes.Buffer
-	bw := brotli.NewWriterLevel(&bb, BrotliQuality)
+	q := BrotliQuality
+	if len(body) <= SmallFile {
+		q = brotli.BestCompression
+	}
+	bw := brotli.NewWriterLevel(&bb, q)
 	zw, err := gzip.NewWriterLevel(&gb, gzip.DefaultCompression)
 	if err != nil {
 		return nil, nil, err

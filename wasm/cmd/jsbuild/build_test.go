@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"strings"
 	"testing"
@@ -14,9 +15,13 @@ import (
 // installed under.
 const hooksMark = "modelcontext.internals"
 
+// runtimeHooksMark is what only the test build's runtime holds: a field of
+// the counts its hooks give.
+const runtimeHooksMark = "goJSImports"
+
 // build runs jsbuild into a fresh folder (named dir, under a temporary one)
-// with args added, and returns the two files it wrote.
-func build(t *testing.T, dir string, args ...string) (script, module []byte) {
+// with args added, and returns the files it wrote, by name.
+func build(t *testing.T, dir string, args ...string) map[string][]byte {
 	t.Helper()
 	out := filepath.Join(t.TempDir(), dir)
 	args = append([]string{"-o", out, "-loader", loaderDir, "-testhooks", hooksDir,
@@ -24,34 +29,56 @@ func build(t *testing.T, dir string, args ...string) (script, module []byte) {
 	if err := run(args); err != nil {
 		t.Fatalf("jsbuild %s: %v", strings.Join(args, " "), err)
 	}
-	read := func(name string) []byte {
+	built := map[string][]byte{}
+	for _, name := range []string{"modelcontext.js", RuntimeFile, "modelcontext.mjs"} {
 		b, err := os.ReadFile(filepath.Join(out, name))
 		if err != nil {
 			t.Fatal(err)
 		}
-		return b
+		built[name] = b
 	}
-	return read("modelcontext.js"), read("modelcontext.mjs")
+	return built
 }
 
 // TestTheShippedBuildHasNoTestHooks: what `make build` writes, the files
 // pages load, holds none of the test hooks; the test build holds them in
-// both entry points, and says what it is in its first line.
+// every file, and says what it is in its first line.
 func TestTheShippedBuildHasNoTestHooks(t *testing.T) {
-	script, module := build(t, "dist")
-	for name, b := range map[string][]byte{"modelcontext.js": script, "modelcontext.mjs": module} {
-		if bytes.Contains(b, []byte(hooksMark)) {
-			t.Errorf("the normal build's %s contains %q: the test hooks leaked into the shipped files", name, hooksMark)
+	marks := map[string]string{"modelcontext.js": hooksMark, RuntimeFile: runtimeHooksMark, "modelcontext.mjs": hooksMark}
+	for name, b := range build(t, "dist") {
+		if bytes.Contains(b, []byte(hooksMark)) || bytes.Contains(b, []byte(runtimeHooksMark)) {
+			t.Errorf("the normal build's %s contains test hooks: they leaked into the shipped files", name)
 		}
 	}
-	script, module = build(t, "testdist", "-test")
-	for name, b := range map[string][]byte{"modelcontext.js": script, "modelcontext.mjs": module} {
-		if !bytes.Contains(b, []byte(hooksMark)) {
-			t.Errorf("the test build's %s lacks %q", name, hooksMark)
+	for name, b := range build(t, "testdist", "-test") {
+		if !bytes.Contains(b, []byte(marks[name])) {
+			t.Errorf("the test build's %s lacks %q", name, marks[name])
 		}
 		if !bytes.HasPrefix(b, []byte("// The TEST BUILD of modelcontext")) {
 			t.Errorf("the test build's %s does not say what it is in its first line: %.80q", name, b)
 		}
+	}
+}
+
+// TestTheStubLeavesTheRuntimeOut: the classic script every page downloads
+// holds neither Go's wasm_exec.js nor a call into the module; its runtime
+// and the ES module hold both, and the stub imports the runtime of its own
+// build.
+func TestTheStubLeavesTheRuntimeOut(t *testing.T) {
+	built := build(t, "dist")
+	for name, b := range built {
+		hasGo := bytes.Contains(b, []byte(`"syscall/js.valueGet"`))
+		calls := bytes.Contains(b, []byte(".mc_push("))
+		if want := name != "modelcontext.js"; hasGo != want || calls != want {
+			t.Errorf("%s: wasm_exec.js %v, calls into the module %v; want %v", name, hasGo, calls, want)
+		}
+	}
+	id := regexp.MustCompile(`"([0-9a-f]{12})"`).FindSubmatch(built[RuntimeFile])
+	if id == nil || !bytes.Contains(built[RuntimeFile], []byte(" as build")) {
+		t.Fatalf("%s exports no build id", RuntimeFile)
+	}
+	if !bytes.Contains(built["modelcontext.js"], []byte(`"`+string(id[1])+`"`)) || !bytes.Contains(built["modelcontext.js"], []byte(RuntimeFile)) {
+		t.Errorf("modelcontext.js does not import %s by name, checking the build id %s", RuntimeFile, id[1])
 	}
 }
 
@@ -74,7 +101,7 @@ func TestTheTestBuildNeverGoesIntoDist(t *testing.T) {
 func TestDistHasNoTestHooks(t *testing.T) {
 	dist := filepath.Join("..", "..", "..", "dist")
 	var newest time.Time
-	for _, pattern := range []string{loaderDir + "/*.js", "*.go"} {
+	for _, pattern := range []string{loaderDir + "/*.js", runtimeDir + "/*.js", "*.go"} {
 		found, _ := filepath.Glob(pattern)
 		for _, f := range found {
 			if st, err := os.Stat(f); err == nil && st.ModTime().After(newest) {
@@ -82,7 +109,7 @@ func TestDistHasNoTestHooks(t *testing.T) {
 			}
 		}
 	}
-	for _, name := range []string{"modelcontext.js", "modelcontext.mjs"} {
+	for _, name := range []string{"modelcontext.js", RuntimeFile, "modelcontext.mjs"} {
 		path := filepath.Join(dist, name)
 		st, err := os.Stat(path)
 		if err != nil {
@@ -97,8 +124,8 @@ func TestDistHasNoTestHooks(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if bytes.Contains(b, []byte(hooksMark)) {
-			t.Errorf("dist/%s contains %q: the files pages load must not hold the test hooks (was the test build written into dist/?)", name, hooksMark)
+		if bytes.Contains(b, []byte(hooksMark)) || bytes.Contains(b, []byte(runtimeHooksMark)) {
+			t.Errorf("dist/%s contains test hooks: the files pages load must not hold them (was the test build written into dist/?)", name)
 		}
 	}
 }

@@ -1,12 +1,23 @@
-// Command jsbuild writes the module's two JavaScript entry points from the
-// loader's source files (js/loader/*.js), the seam constants generated from
-// Go, and Go's wasm_exec.js:
+// Command jsbuild writes the module's JavaScript from the loader's source
+// files (js/loader/*.js, the stub, and js/loader/runtime/*.js, the
+// runtime), the seam constants generated from Go, and Go's wasm_exec.js:
 //
-//	dist/modelcontext.js   the classic script (<script src>)
-//	dist/modelcontext.mjs  the ES module (import { registerResource } from "modelcontext")
+//	dist/modelcontext.js          the classic script (<script src>): the stub
+//	dist/modelcontext-runtime.js  the runtime the classic script imports
+//	dist/modelcontext.mjs         the ES module (import { registerResource } from "modelcontext"): both
 //
-// Both hold the same loader in one function scope. The script finds the
-// .wasm beside its own src; the module finds it with
+// The stub is what every page downloads and runs: the members of
+// document.modelContext, validation and the table, the queue before the
+// module runs, the page resource, the tools' registration, the MCP servers'
+// announcements, and when to start. The runtime is everything that runs once
+// something consumes (Go's wasm_exec.js, the calls into Go, pushes, the MCP
+// transport), or once a page uses data-declarative: the classic script
+// imports it from beside itself then (import(), an ES module whose build id
+// it checks), so a visit without an agent downloads about 6 KB of loader and
+// no runtime. The ES module holds both in one file: a bundler then decides.
+// How the two sides' names cross is in scope.go.
+//
+// The script finds the .wasm beside its own src; the module finds it with
 // new URL("modelcontext.wasm", import.meta.url), the form bundlers
 // recognise, rewrite and emit. The module's named exports are the members the
 // loader installs on document.modelContext, taken from it once it is
@@ -21,8 +32,9 @@
 //	go run ./wasm/cmd/jsbuild -seam .cache/seam.js       # the constants alone, for tsc
 //
 // `make build` runs the first. The test build (-test, `make build-test`) is
-// the same loader with the files of js/testhooks/ appended: the hooks the
-// browser tests read counts from and break things with
+// the same loader with the files of js/testhooks/ appended (stub.js to the
+// stub, hooks.js to the runtime): the hooks the browser tests read counts
+// from and break things with
 // (document.modelContext[Symbol.for("modelcontext.internals")]). It is
 // never written into a folder named dist: the files a page loads have no
 // hooks, which this command's tests check.
@@ -30,6 +42,8 @@ package main
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"flag"
 	"fmt"
@@ -51,28 +65,47 @@ func main() {
 	}
 }
 
-// files are the loader's source files in js/loader, in the order they are
+// files are the stub's source files in js/loader, in the order they are
 // joined: each one's top-level statements may use what the ones before it
-// declared.
+// declared. The stub is what every page downloads and runs: the members of
+// document.modelContext, validation, the table, the queue before the module
+// runs, the page resource, and when to start.
 var files = []string{
-	"values.js", // value handles, kinds, error text
+	"values.js", // kinds, error text
 	"page.js",   // the script tag, the .wasm URL, document.modelContext
-	"encode.js", // fields and strings into Go's memory
-	"keys.js",   // comparison keys
 	"table.js",  // the registration table: validation, list, lookups
-	"host.js",   // the functions Go calls
 	"api.js",    // the page API and the queue before ready
-	"mcp.js",    // the MCP server's transport
-	"tools.js",  // the tool fallback
-	"markup.js", // declarative resources and the page resource
-	"boot.js",   // fetch, compile, start; install the members
+	"mcp.js",    // serveMCP, and its servers before the module runs
+	"tools.js",  // registerResourceTools
+	"markup.js", // the page resource; registering markup
+	"boot.js",   // when to start; install the members
+}
+
+// runtimeFiles are the runtime's source files in js/loader/runtime, joined
+// in this order after Go's wasm_exec.js: what runs once the module starts.
+var runtimeFiles = []string{
+	"handles.js",       // value handles
+	"encode.js",        // fields and strings into Go's memory
+	"keys.js",          // comparison keys
+	"lookup.js",        // what Go knows of the table
+	"host.js",          // the functions Go calls
+	"lifecycle.js",     // registrations once the module runs; the replay
+	"server.js",        // the MCP server's transport
+	"resourcetools.js", // the resource tools
+	"declarative.js",   // declarative resources
+	"start.js",         // fetch, compile, start
 }
 
 // testFiles are the test build's additions in js/testhooks, joined after
-// the loader's files (in the same function scope), in this order.
-var testFiles = []string{
-	"hooks.js", // document.modelContext[Symbol.for("modelcontext.internals")]
-}
+// the stub's files (in its scope), and testRuntimeFiles after the
+// runtime's, in these orders.
+var (
+	testFiles        = []string{"stub.js"}  // document.modelContext[Symbol.for("modelcontext.internals")]
+	testRuntimeFiles = []string{"hooks.js"} // what it reads in the runtime
+)
+
+// RuntimeFile is the name of the classic script's runtime, beside it.
+const RuntimeFile = "modelcontext-runtime.js"
 
 // exports are the named exports of the ES module: members of
 // document.modelContext.
@@ -83,9 +116,9 @@ var exports = []string{
 
 func run(args []string) error {
 	fl := flag.NewFlagSet("jsbuild", flag.ContinueOnError)
-	out := fl.String("o", "", "write modelcontext.js and modelcontext.mjs into this `folder`")
+	out := fl.String("o", "", "write modelcontext.js, "+RuntimeFile+" and modelcontext.mjs into this `folder`")
 	seamFile := fl.String("seam", "", "write the seam constants alone into this `file` (for type-checking the loader)")
-	src := fl.String("loader", "js/loader", "the `folder` of the loader's source files")
+	src := fl.String("loader", "js/loader", "the `folder` of the loader's source files (the runtime's in its runtime folder)")
 	test := fl.Bool("test", false, "write the test build: the loader with the test hooks appended (never into dist)")
 	hooks := fl.String("testhooks", "js/testhooks", "the `folder` of the test build's hooks")
 	glue := fl.String("wasm-exec", filepath.Join(runtime.GOROOT(), "lib", "wasm", "wasm_exec.js"), "Go's `wasm_exec.js`")
@@ -109,41 +142,86 @@ func run(args []string) error {
 			return fmt.Errorf("-test writes the test build, which must not go into %s: pages load dist/; use -o .cache/testdist", *out)
 		}
 	}
-	body, err := joinFiles(*src, files, "loader")
+	l, err := readLoader(*src, *hooks, *glue, *test)
 	if err != nil {
 		return err
 	}
-	if *test {
-		extra, err := joinFiles(*hooks, testFiles, "test hook")
-		if err != nil {
-			return err
-		}
-		body = append(body, extra...)
-	}
-	wasmExec, err := os.ReadFile(*glue)
+	built, err := l.build()
 	if err != nil {
 		return err
-	}
-	if !bytes.Contains(wasmExec, []byte("globalThis.Go = class")) {
-		return errors.New(*glue + " does not define globalThis.Go: not Go's wasm_exec.js?")
 	}
 	if err := os.MkdirAll(*out, 0o755); err != nil {
 		return err
 	}
-	for _, module := range []bool{false, true} {
-		name := "modelcontext.js"
-		if module {
-			name = "modelcontext.mjs"
-		}
-		code, err := minify(assemble(body, wasmExec, module), module)
-		if err != nil {
-			return fmt.Errorf("%s: %w", name, err)
-		}
-		if err := write(filepath.Join(*out, name), append(header(*test), code...)); err != nil {
+	for _, name := range []string{"modelcontext.js", RuntimeFile, "modelcontext.mjs"} {
+		if err := write(filepath.Join(*out, name), append(header(*test, name), built[name]...)); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// loader is the sources of one build.
+type loader struct {
+	stub, runtime, wasmExec []byte
+	stubSeam, runtimeSeam   string // the seam's constants of each side (build)
+	test                    bool
+}
+
+func readLoader(src, hooks, glue string, test bool) (loader, error) {
+	l := loader{test: test}
+	var err error
+	if l.stub, err = joinFiles(src, files, "loader"); err != nil {
+		return l, err
+	}
+	if l.runtime, err = joinFiles(filepath.Join(src, "runtime"), runtimeFiles, "runtime"); err != nil {
+		return l, err
+	}
+	if test {
+		all := append(slices.Clone(testFiles), testRuntimeFiles...)
+		extra, err := joinSome(hooks, testFiles, all, "test hook")
+		if err != nil {
+			return l, err
+		}
+		l.stub = append(l.stub, extra...)
+		if extra, err = joinSome(hooks, testRuntimeFiles, all, "test hook"); err != nil {
+			return l, err
+		}
+		l.runtime = append(l.runtime, extra...)
+	}
+	if l.wasmExec, err = os.ReadFile(glue); err != nil {
+		return l, err
+	}
+	if !bytes.Contains(l.wasmExec, []byte("globalThis.Go = class")) {
+		return l, errors.New(glue + " does not define globalThis.Go: not Go's wasm_exec.js?")
+	}
+	return l, nil
+}
+
+// build assembles and minifies the three files.
+func (l *loader) build() (map[string][]byte, error) {
+	// The seam's constants the stub uses are the stub's (and passed to the
+	// runtime when it uses them too); the others, the runtime's.
+	usedByStub := identifiers(string(l.stub))
+	l.stubSeam = seamOf(func(name string) bool { return usedByStub[name] })
+	l.runtimeSeam = seamOf(func(name string) bool { return !usedByStub[name] })
+	c, err := crossings(l.stubSeam+string(l.stub), l.runtimeSeam+string(l.runtime))
+	if err != nil {
+		return nil, err
+	}
+	sum := sha256.Sum256(append(append(slices.Clone(l.stub), l.runtime...), l.wasmExec...))
+	id := hex.EncodeToString(sum[:6])
+	out := map[string][]byte{}
+	for name, code := range map[string][]byte{
+		"modelcontext.js":  l.assembleScript(c, id),
+		RuntimeFile:        l.assembleRuntimeModule(c, id),
+		"modelcontext.mjs": l.assembleModule(c),
+	} {
+		if out[name], err = minify(code, name != "modelcontext.js"); err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+	}
+	return out, nil
 }
 
 // minify shortens the assembled code (white space, local names, syntax), as
@@ -178,12 +256,18 @@ func minify(code []byte, module bool) ([]byte, error) {
 // joinFiles joins the files of list in dir, checking that every .js file
 // of the folder is listed (what names the list in the error).
 func joinFiles(dir string, list []string, what string) ([]byte, error) {
+	return joinSome(dir, list, list, what)
+}
+
+// joinSome joins the files of list in dir, checking that every .js file of
+// the folder is in all.
+func joinSome(dir string, list, all []string, what string) ([]byte, error) {
 	found, err := filepath.Glob(filepath.Join(dir, "*.js"))
 	if err != nil {
 		return nil, err
 	}
 	for _, f := range found {
-		if !slices.Contains(list, filepath.Base(f)) {
+		if !slices.Contains(all, filepath.Base(f)) {
 			return nil, fmt.Errorf("%s is not in jsbuild's list of %s files", f, what)
 		}
 	}
@@ -221,44 +305,131 @@ func stripComments(src []byte) []byte {
 	return b.Bytes()
 }
 
-// header is the comment the built files start with (minifying drops every
+// header is the comment each built file starts with (minifying drops every
 // other): what the file is, its licence and Go's; test marks the test build
 // as such in its first line.
-func header(test bool) []byte {
+func header(test bool, name string) []byte {
 	var b bytes.Buffer
 	if test {
 		b.WriteString("// The TEST BUILD of modelcontext (jsbuild -test), with test hooks: not for pages.\n")
 	}
-	fmt.Fprintf(&b, `// modelcontext %s: live resources on document.modelContext, backed by Go/WebAssembly.
-// https://github.com/modelcontext-go/modelcontext (MIT). It includes Go's
-// wasm_exec.js (Copyright 2018 The Go Authors, BSD-style licence) and finds
-// modelcontext.wasm beside itself.
-`, mcp.Version)
+	fmt.Fprintf(&b, "// modelcontext %s: live resources on document.modelContext, backed by Go/WebAssembly.\n", mcp.Version)
+	b.WriteString("// https://github.com/modelcontext-go/modelcontext (MIT).")
+	switch name {
+	case "modelcontext.js":
+		fmt.Fprintf(&b, " When the module starts, it\n// imports %s and fetches modelcontext.wasm from beside itself.\n", RuntimeFile)
+		return b.Bytes()
+	case RuntimeFile:
+		b.WriteString(" The runtime modelcontext.js imports.\n")
+	default:
+		b.WriteString(" It finds modelcontext.wasm beside itself.\n")
+	}
+	b.WriteString("// It includes Go's wasm_exec.js (Copyright 2018 The Go Authors, BSD-style licence).\n")
 	return b.Bytes()
 }
 
-// assemble wraps the loader as the classic script or as the ES module.
-func assemble(body, wasmExec []byte, module bool) []byte {
+// The stub's opening: one copy serves when the loader is loaded twice.
+const opening = `"use strict";
+const INSTALLED = Symbol.for("modelcontext.resources");
+{
+  const existing = /** @type {any} */ (document).modelContext;
+  if (existing && existing[INSTALLED]) return; // loaded twice: the first copy serves
+}
+`
+
+// assembleScript is the classic script: the stub, whose loadRuntime
+// imports the runtime module from beside the script.
+func (l loader) assembleScript(c crossing, id string) []byte {
 	var b bytes.Buffer
-	if module {
-		// A bundler that emits no module (esbuild's iife or cjs) turns
-		// import.meta into {}: the loader then finds the .wasm beside the
-		// bundle, as it does for the classic script.
-		b.WriteString("let moduleWasmURL = \"\";\ntry {\n  moduleWasmURL = new URL(\"modelcontext.wasm\", import.meta.url).href;\n} catch {}\n")
+	b.WriteString("(() => {\n" + opening + "const moduleWasmURL = \"\";\n")
+	b.WriteString("/** @type {Promise<void> | null} */\nlet runtimeLoad = null;\n")
+	l.stubBody(&b, c)
+	fmt.Fprintf(&b, `// loadRuntime imports the runtime, once, and takes its functions. It is
+// beside the script, or beside the .wasm when nothing can be beside the
+// script (a blob: script with data-wasm).
+function loadRuntime() {
+  if (runtimeLoad) return runtimeLoad;
+  let url = "";
+  try {
+    url = new URL(%[1]q, scriptURL).href;
+  } catch {
+    try {
+      url = new URL(%[1]q, wasmURL).href;
+    } catch {}
+  }
+  const fix = "; put %[1]s beside modelcontext.js (from the same build), and allow it in the page's Content-Security-Policy script-src";
+  runtimeLoad = (url === "" ? Promise.reject(new Error("the script's URL is unknown")) : import(url)).then(
+    (m) => {
+      if (m.build !== %[2]q) throw new Error("modelcontext: " + JSON.stringify(url) + " is not the runtime of this modelcontext.js (another build)" + fix);
+      [%[3]s] = m.default([%[4]s]);
+    },
+    (e) => {
+      throw new Error("modelcontext: could not load the runtime " + JSON.stringify(url) + ": " + describe(e) + fix);
+    });
+  return runtimeLoad;
+}
+})();
+`, RuntimeFile, id, strings.Join(c.back, ", "), strings.Join(c.in, ", "))
+	return b.Bytes()
+}
+
+// assembleRuntimeModule is the classic script's runtime: an ES module whose
+// default export receives the stub's names and returns the runtime's.
+func (l loader) assembleRuntimeModule(c crossing, id string) []byte {
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "export const build = %q;\n", id)
+	b.WriteString("export default ")
+	l.runtimeFunction(&b, c)
+	return b.Bytes()
+}
+
+// assembleModule is the ES module: the stub and the runtime in one file, the
+// runtime's function called when the module starts.
+func (l loader) assembleModule(c crossing) []byte {
+	var b bytes.Buffer
+	// A bundler that emits no module (esbuild's iife or cjs) turns
+	// import.meta into {}: the loader then finds the .wasm beside the
+	// bundle, as it does for the classic script.
+	b.WriteString("let moduleWasmURL = \"\";\ntry {\n  moduleWasmURL = new URL(\"modelcontext.wasm\", import.meta.url).href;\n} catch {}\n")
+	b.WriteString("(() => {\n" + opening + "let runtimeLoaded = false;\n")
+	l.stubBody(&b, c)
+	fmt.Fprintf(&b, `function loadRuntime() {
+  if (!runtimeLoaded) {
+    runtimeLoaded = true;
+    [%s] = runtime([%s]);
+  }
+  return Promise.resolve();
+}
+`, strings.Join(c.back, ", "), strings.Join(c.in, ", "))
+	l.runtimeFunction(&b, c)
+	b.WriteString("\n})();\n")
+	b.WriteString("const modelContext = document.modelContext;\n")
+	for _, name := range exports {
+		fmt.Fprintf(&b, "export const %s = modelContext.%s;\n", name, name)
 	}
-	b.WriteString("(() => {\n\"use strict\";\n")
-	b.WriteString("const INSTALLED = Symbol.for(\"modelcontext.resources\");\n")
-	b.WriteString("{\n  const existing = /** @type {any} */ (document).modelContext;\n  if (existing && existing[INSTALLED]) return; // loaded twice: the first copy serves\n}\n")
-	if !module {
-		b.WriteString("const moduleWasmURL = \"\";\n")
+	return b.Bytes()
+}
+
+// stubBody writes the lets the runtime's functions arrive in, the seam's
+// constants and the stub's files.
+func (l loader) stubBody(b *bytes.Buffer, c crossing) {
+	if len(c.back) > 0 {
+		fmt.Fprintf(b, "// The runtime's functions, once loadRuntime has loaded it.\nlet %s;\n", strings.Join(c.back, ", "))
 	}
-	b.WriteString(seamJS())
-	b.WriteString(`// Go's wasm_exec.js, run against goGlobals instead of the page's globalThis:
-// where the page lacks fs, process and path it defines them there, never on
-// the page, and it defines Go there. fs is the binding its output goes
-// through. The module does not use syscall/js, so the Go runtime never needs
-// the real globalThis through this object.
-const goGlobals = {
+	b.WriteString(l.stubSeam)
+	b.Write(l.stub)
+}
+
+// runtimeFunction writes the runtime as a function of the stub's names:
+// Go's wasm_exec.js, run against goGlobals instead of the page's
+// globalThis (where the page lacks fs, process and path it defines them
+// there, never on the page, and it defines Go there; fs is the binding its
+// output goes through; the module does not use syscall/js, so the Go
+// runtime never needs the real globalThis through this object), then the
+// runtime's files.
+func (l loader) runtimeFunction(b *bytes.Buffer, c crossing) {
+	fmt.Fprintf(b, "function runtime(stub) {\n\"use strict\";\nconst [%s] = stub;\n", strings.Join(c.in, ", "))
+	b.WriteString(`const goGlobals = {
   crypto: globalThis.crypto,
   performance: globalThis.performance,
   TextEncoder: globalThis.TextEncoder,
@@ -267,17 +438,11 @@ const goGlobals = {
 let fs;
 ((globalThis) => {
 `)
-	b.Write(wasmExec)
+	b.Write(l.wasmExec)
 	b.WriteString("})(goGlobals);\nconst Go = goGlobals.Go;\nfs = goGlobals.fs;\n")
-	b.Write(body)
-	b.WriteString("})();\n")
-	if module {
-		b.WriteString("const modelContext = document.modelContext;\n")
-		for _, name := range exports {
-			fmt.Fprintf(&b, "export const %s = modelContext.%s;\n", name, name)
-		}
-	}
-	return b.Bytes()
+	b.WriteString(l.runtimeSeam)
+	b.Write(l.runtime)
+	fmt.Fprintf(b, "return [%s];\n}", strings.Join(c.back, ", "))
 }
 
 func write(path string, b []byte) error {

@@ -52,9 +52,17 @@ func constants() []constant {
 
 // seamJS renders the constants as JavaScript declarations.
 func seamJS() string {
+	return seamOf(func(string) bool { return true })
+}
+
+// seamOf renders the constants that keep says to keep.
+func seamOf(keep func(name string) bool) string {
 	var b strings.Builder
 	b.WriteString("// The seam between the loader and Go, generated from Go by wasm/cmd/jsbuild.\n")
 	for _, c := range constants() {
+		if !keep(c.name) {
+			continue
+		}
 		v, err := json.Marshal(c.value)
 		if err != nil {
 			panic("jsbuild: " + c.name + ": " + err.Error())

@@ -21,9 +21,10 @@ import (
 // no check: the loader receives them from Go (seamJS).
 
 const (
-	bridgeDir = "../../bridge"
-	loaderDir = "../../../js/loader"
-	hooksDir  = "../../../js/testhooks"
+	bridgeDir  = "../../bridge"
+	loaderDir  = "../../../js/loader"
+	runtimeDir = "../../../js/loader/runtime"
+	hooksDir   = "../../../js/testhooks"
 )
 
 // goFunc is a function of the bridge with its directive's name.
@@ -81,9 +82,14 @@ func bridgeFuncs(t *testing.T, directive string) map[string]goFunc {
 	return out
 }
 
+// loaderSource reads a file of the stub or, when the stub has none of that
+// name, of the runtime.
 func loaderSource(t *testing.T, name string) string {
 	t.Helper()
-	return source(t, loaderDir, name)
+	if slices.Contains(files, name) {
+		return source(t, loaderDir, name)
+	}
+	return source(t, runtimeDir, name)
 }
 
 func source(t *testing.T, dir, name string) string {
@@ -151,7 +157,10 @@ func TestExportCallsMatchTheExports(t *testing.T) {
 	for _, name := range files {
 		all = append(all, [2]string{loaderDir, name})
 	}
-	for _, name := range testFiles {
+	for _, name := range runtimeFiles {
+		all = append(all, [2]string{runtimeDir, name})
+	}
+	for _, name := range append(slices.Clone(testFiles), testRuntimeFiles...) {
 		all = append(all, [2]string{hooksDir, name})
 	}
 	for _, f := range all {
@@ -206,7 +215,7 @@ func args(s string) int {
 
 // TestTheLoaderDeclaresNoSeamConstant: the constants come from Go only.
 func TestTheLoaderDeclaresNoSeamConstant(t *testing.T) {
-	for _, name := range files {
+	for _, name := range append(slices.Clone(files), runtimeFiles...) {
 		src := loaderSource(t, name)
 		for _, c := range constants() {
 			if regexp.MustCompile(`(?m)^\s*(const|let|var) ` + c.name + `\b`).MatchString(src) {
@@ -219,7 +228,7 @@ func TestTheLoaderDeclaresNoSeamConstant(t *testing.T) {
 // TestEveryLoaderFileIsBuilt: the list of files is the folder, for the
 // loader and for the test hooks.
 func TestEveryLoaderFileIsBuilt(t *testing.T) {
-	for dir, list := range map[string][]string{loaderDir: files, hooksDir: testFiles} {
+	for dir, list := range map[string][]string{loaderDir: files, runtimeDir: runtimeFiles, hooksDir: append(slices.Clone(testFiles), testRuntimeFiles...)} {
 		found, _ := filepath.Glob(filepath.Join(dir, "*.js"))
 		var names []string
 		for _, f := range found {

@@ -35,6 +35,7 @@ var shipped = []source{
 	{name: "README.md", from: "js/README.md"},
 	{name: "THIRD_PARTY_NOTICES"},
 	{name: "modelcontext.d.ts", from: "js/modelcontext.d.ts"},
+	{name: "modelcontext-runtime.js", from: "modelcontext-runtime.js", dist: true},
 	{name: "modelcontext.js", from: "modelcontext.js", dist: true},
 	{name: "modelcontext.mjs", from: "modelcontext.mjs", dist: true},
 	{name: "modelcontext.wasm", from: "modelcontext.wasm", dist: true},
@@ -183,7 +184,7 @@ func goNotice(goroot string) ([]byte, error) {
 	var b bytes.Buffer
 	fmt.Fprintf(&b, `modelcontext includes code of the Go programming language (https://go.dev/):
 
-- modelcontext.js and modelcontext.mjs contain wasm_exec.js, Go's JavaScript
+- modelcontext-runtime.js and modelcontext.mjs contain wasm_exec.js, Go's JavaScript
   support for WebAssembly, from %[1]s.
 - modelcontext.wasm contains the Go runtime and parts of Go's standard
   library, compiled by %[1]s.

@@ -28,7 +28,7 @@
 // # The server
 //
 //	/static/      <repo>/dist/                (make build output)
-//	/teststatic/  the test build: modelcontext.js and .mjs from
+//	/teststatic/  the test build: modelcontext.js, its runtime and .mjs from
 //	              <repo>/.cache/testdist/ (make build-test), the rest
 //	              (the .wasm) from <repo>/dist/
 //	/reference/   <repo>/testdata/reference/  (the JavaScript reference implementation)
@@ -110,7 +110,7 @@ const TestBuildQuery = "build=test"
 
 // testBuildFiles are the files of the test build; /teststatic/ serves every
 // other name from dist/.
-var testBuildFiles = []string{"modelcontext.js", "modelcontext.mjs"}
+var testBuildFiles = []string{"modelcontext.js", "modelcontext-runtime.js", "modelcontext.mjs"}
 
 // RepoRoot returns the directory holding go.mod, found by walking up from the
 // working directory. It panics if there is none.

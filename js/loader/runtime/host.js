@@ -98,7 +98,7 @@ const host = {
  * @param {Registration} r
  */
 function push(r) {
-  if (state !== READY || r.pullOnly || !r.current) return;
+  if (!isReady() || r.pullOnly || !r.current) return;
   if (pushDepth >= MAX_PUSH_DEPTH) {
     quietError(`modelcontext: onChange of "${r.key}" re-entered ${MAX_PUSH_DEPTH} pushes deep (does get() call onChange?); this push was dropped`);
     return;
@@ -117,8 +117,8 @@ function push(r) {
     }
     if (later) {
       Promise.resolve(v).then(
-        (x) => { if (state === READY) result(r, n, x); },
-        (e) => { if (state === READY) failed(r, n, e); });
+        (x) => { if (isReady()) result(r, n, x); },
+        (e) => { if (isReady()) failed(r, n, e); });
       return;
     }
     result(r, n, v);
@@ -134,7 +134,7 @@ function push(r) {
  * @param {Registration} r
  */
 function settled(r) {
-  if (state !== READY || r.pullOnly || !r.current) return;
+  if (!isReady() || r.pullOnly || !r.current) return;
   const now = performance.now();
   if (r.timer === 0) r.burst = now;
   else clearTimeout(r.timer);

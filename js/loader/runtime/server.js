@@ -1,0 +1,286 @@
+// @ts-check
+// server.js: the MCP server's transport on window.postMessage. The protocol is
+// Go's (wasm/mcp); the loader extracts the fields Go reads (MESSAGE_FIELDS),
+// posts what Go writes, inserts the lists and contents Go names, and turns a
+// getter's value into MCP content.
+
+/** @type {Map<number, {channel: string, listener: (ev: MessageEvent) => void}>} server ID → transport */
+const mcpServers = new Map();
+const messageFields = compileExtracts(MESSAGE_FIELDS);
+const optionFields = compileExtracts(OPTION_FIELDS);
+
+// Messages are posted after Go has returned, with no wasm frames on the
+// stack (posting from deep inside them measured slower), in the order Go
+// wrote them: at the end of the message event or asynchronous read that
+// produced them, or in a microtask for those that a push or a registration
+// produced.
+/** @type {any[]} */
+const outgoing = [];
+let flushQueued = false;
+let inMessage = false; // Go is handling a message event
+
+function flushOutgoing() {
+  flushQueued = false;
+  for (let i = 0; i < outgoing.length; i++) window.postMessage(outgoing[i], targetOrigin);
+  outgoing.length = 0;
+}
+
+/**
+ * mcpOpen listens for the server's messages: those on its channel, and on
+ * the sub-channels "<channel>/<name>", which Go serves as sessions of their
+ * own when the server has sessions on (and ignores otherwise).
+ * @param {number} server
+ * @param {string} channel
+ */
+function mcpOpen(server, channel) {
+  const prefix = channel + "/";
+  /** @param {MessageEvent} ev */
+  const listener = (ev) => {
+    try {
+      const d = ev.data;
+      if (d === null || typeof d !== "object" || d.type !== "mcp" || d.direction !== "client-to-server") return;
+      const c = d.channel;
+      const session = c === channel ? undefined : typeof c === "string" && c.startsWith(prefix) ? c.slice(prefix.length) : null;
+      if (session === null || !isReady()) return;
+      const n = encodeExtracts(messageFields, { origin: ev.origin, session, payload: d.payload });
+      // A getter may dispatch a message event while Go reads: what the inner
+      // one writes is posted with the outer one's, when Go has returned.
+      const outer = inMessage;
+      inMessage = true;
+      try {
+        ex.mc_mcp_message(server, n, ev.source === window ? 1 : 0);
+      } finally {
+        inMessage = outer;
+        if (!outer) flushOutgoing();
+      }
+    } catch (e) {
+      // A forged event whose data throws, or an internal error already
+      // reported by Go: never out of the listener.
+      quietError("modelcontext: the MCP server could not read a message:", e);
+    }
+  };
+  mcpServers.set(server, { channel, listener });
+  window.addEventListener("message", listener);
+}
+
+/** @param {number} server */
+function mcpClose(server) {
+  const srv = mcpServers.get(server);
+  if (srv) window.removeEventListener("message", srv.listener);
+  mcpServers.delete(server);
+}
+
+/**
+ * mcpInfo is a descriptor as MCP lists it.
+ * @param {any} info
+ */
+function mcpInfo(info) {
+  const c = copyInfo(info);
+  delete c.subscribable;
+  return c;
+}
+
+/**
+ * slice returns registrations first .. first+count-1 of a table.
+ * @param {Map<string, Registration>} t
+ * @param {number} first
+ * @param {number} count
+ */
+function slice(t, first, count) {
+  const out = [];
+  let i = 0;
+  for (const r of t.values()) {
+    if (i >= first + count) break;
+    if (i++ >= first) out.push(mcpInfo(r));
+  }
+  return out;
+}
+
+/**
+ * mcpPost posts a message Go wrote on the server's channel, or on its
+ * sub-channel when session is not "".
+ * @param {number} server
+ * @param {string} session
+ * @param {string} msg
+ * @param {number} attach
+ * @param {number} first
+ * @param {number} count
+ * @param {number} h
+ */
+function mcpPost(server, session, msg, attach, first, count, h) {
+  const srv = mcpServers.get(server);
+  const payload = JSON.parse(msg);
+  switch (attach) {
+    case ATTACH_RESOURCES:
+      payload.result.resources = slice(resources, first, count);
+      break;
+    case ATTACH_TEMPLATES:
+      payload.result.resourceTemplates = slice(templates, first, count);
+      break;
+    case ATTACH_TEXT:
+      payload.result.contents[0].text = vals[h];
+      release(h);
+      break;
+    case ATTACH_BLOB:
+      payload.result.contents[0].blob = base64(vals[h]);
+      release(h);
+      break;
+  }
+  if (!srv) return;
+  outgoing.push({ channel: session ? srv.channel + "/" + session : srv.channel, type: "mcp", direction: "server-to-client", payload });
+  // While Go handles a message event, the listener posts when Go returns.
+  if (!flushQueued && !inMessage) {
+    flushQueued = true;
+    queueMicrotask(flushOutgoing);
+  }
+}
+
+/**
+ * mcpRead calls the getter of registration id and prepares its value as
+ * content for mcp.Server.ReadDone. A synchronous value is answered at once,
+ * without a trip through the microtask queue.
+ * @param {number} server
+ * @param {number} req
+ * @param {number} id
+ * @param {string} params JSON text, or ""
+ */
+function mcpRead(server, req, id, params) {
+  const r = regs.get(id);
+  let v;
+  try {
+    if (!r) throw new Error("the resource was unregistered");
+    v = params === "" ? r.get.call(r.desc) : r.get.call(r.desc, JSON.parse(params));
+    if (isThenable(v) || (typeof Blob !== "undefined" && v instanceof Blob)) {
+      mcpReadLater(server, req, r, v);
+      return;
+    }
+  } catch (e) {
+    mcpReadDone(server, req, CONTENT_FAILED, 0, 0, describe(e));
+    return;
+  }
+  mcpPrepare(server, req, r, v);
+}
+
+/**
+ * @param {number} server
+ * @param {number} req
+ * @param {Registration} r
+ * @param {any} p
+ */
+async function mcpReadLater(server, req, r, p) {
+  let v;
+  try {
+    v = await p;
+    if (typeof Blob !== "undefined" && v instanceof Blob) v = await v.arrayBuffer();
+  } catch (e) {
+    mcpReadDone(server, req, CONTENT_FAILED, 0, 0, describe(e));
+    return;
+  }
+  mcpPrepare(server, req, r, v);
+}
+
+// The MIME classes that decide how a value becomes content.
+const MIME_OTHER = 0;
+const MIME_TEXT = 1;
+const MIME_JSON = 2;
+
+/**
+ * mimeClass sorts a MIME type: JSON (application/json, *+json), other text
+ * (text/*, JavaScript, XML, YAML), or anything else.
+ * @param {string} mime
+ */
+function mimeClass(mime) {
+  const m = mime.split(";")[0].trim().toLowerCase();
+  if (m === "application/json" || m.endsWith("+json")) return MIME_JSON;
+  if (m.startsWith("text/") || m.endsWith("+xml") || m === "application/xml" || m === "application/javascript" ||
+    m === "application/ecmascript" || m === "application/x-javascript" || m === "application/yaml" || m === "application/x-yaml") {
+    return MIME_TEXT;
+  }
+  return MIME_OTHER;
+}
+
+/**
+ * mcpPrepare turns a value into content: binary stays binary, except bytes
+ * that are valid UTF-8 under a text MIME type, which become text; a string
+ * under any MIME type but JSON is sent as it is; everything else is its JSON
+ * text.
+ * @param {number} server
+ * @param {number} req
+ * @param {Registration} r
+ * @param {any} v
+ */
+function mcpPrepare(server, req, r, v) {
+  try {
+    const cls = r.mimeClass === undefined ? (r.mimeClass = mimeClass(r.mimeType)) : r.mimeClass;
+    const bytes = v instanceof ArrayBuffer ? new Uint8Array(v) : ArrayBuffer.isView(v) ? new Uint8Array(v.buffer, v.byteOffset, v.byteLength) : null;
+    if (bytes) {
+      if (cls !== MIME_OTHER) {
+        let text;
+        try {
+          text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+        } catch {}
+        if (text !== undefined) {
+          mcpReadDone(server, req, CONTENT_TEXT, hold(text), text.length, "");
+          return;
+        }
+      }
+      mcpReadDone(server, req, CONTENT_BLOB, hold(bytes), bytes.byteLength, "");
+      return;
+    }
+    let text = typeof v === "string" && cls !== MIME_JSON ? v : JSON.stringify(v);
+    if (text === undefined) text = "null";
+    mcpReadDone(server, req, CONTENT_TEXT, hold(text), text.length, "");
+  } catch (e) {
+    mcpReadDone(server, req, CONTENT_FAILED, 0, 0, describe(e));
+  }
+}
+
+/**
+ * @param {number} server
+ * @param {number} req
+ * @param {number} kind
+ * @param {number} h
+ * @param {number} length
+ * @param {string} err
+ */
+function mcpReadDone(server, req, kind, h, length, err) {
+  if (isReady()) ex.mc_mcp_read_done(server, req, kind, h, length, putString(err));
+  if (!inMessage) flushOutgoing(); // an asynchronous read: nothing of Go's is on the stack
+}
+
+/** @param {Uint8Array} bytes */
+function base64(bytes) {
+  if (typeof (/** @type {any} */ (bytes).toBase64) === "function") return /** @type {any} */ (bytes).toBase64();
+  let bin = "";
+  for (let i = 0; i < bytes.length; i += 0x8000) bin += String.fromCharCode.apply(null, /** @type {any} */ (bytes.subarray(i, i + 0x8000)));
+  return btoa(bin);
+}
+
+/**
+ * @param {any} options
+ * @param {{id: number, stopped: boolean}} handle
+ */
+function serveNow(options, handle) {
+  // A server lists and reads from Go: Go knows every resource while one runs.
+  for (const r of resources.values()) toGo(r);
+  const id = internal(ex.mc_mcp_start(encodeExtracts(optionFields, { options, origin: location.origin })));
+  if (id === 0) throw new TypeError(lastError);
+  handle.id = id;
+}
+
+/**
+ * stopServer ends the server id (serveMCP's stop, once the module runs).
+ * @param {number} id
+ */
+function stopServer(id) {
+  internal(ex.mc_mcp_stop(id));
+}
+
+/**
+ * deliverToServers hands a message kept before the module ran to every
+ * server that now runs (boot.js's start, through deliverEarlyMessages).
+ * @param {MessageEvent} ev
+ */
+function deliverToServers(ev) {
+  for (const srv of mcpServers.values()) srv.listener(ev);
+}

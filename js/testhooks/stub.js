@@ -1,0 +1,50 @@
+// @ts-check
+// stub.js: what the test build adds to the loader, for tests and leak
+// checks, never for pages. `jsbuild -test` appends it after the stub's own
+// files, in their function scope (and hooks.js after the runtime's), and
+// writes that build apart from dist/ (`make build-test`: .cache/testdist/);
+// dist/ never holds it, and wasm/cmd/jsbuild's tests check that.
+//
+// document.modelContext[Symbol.for("modelcontext.internals")] then has:
+//
+//   stats()        live counts: Go's registrations, subscriptions and MCP
+//                  sessions; the loader's registrations, handlers, held
+//                  values and MCP servers; the Go runtime's calls into
+//                  syscall/js (goJSCalls, see hooks.js); the size of Go's
+//                  memory (all 0 before the runtime is loaded)
+//   exports        the module's raw exports (null before it runs)
+//   goExited       whether the Go runtime has exited
+//   runtimeLoaded  whether the runtime (modelcontext-runtime.js) is loaded
+//   breakHost(f)   makes the next call of host function f throw, as a bug
+//                  in the loader would (once the runtime is loaded)
+
+/** @type {any} the runtime's side (hooks.js), once the runtime is loaded */
+let runtimeHooks = null;
+
+/** @param {any} h */
+function setRuntimeHooks(h) {
+  runtimeHooks = h;
+}
+
+define(Symbol.for("modelcontext.internals"), {
+  stats() {
+    if (runtimeHooks) return runtimeHooks.stats();
+    return {
+      registrations: 0, subscriptions: 0, loaderRegistrations: 0, loaderHandlers: 0, heldValues: 0,
+      mcpServers: 0, mcpSessions: 0, goJSCalls: 0, goJSImports: 0, wasmMemoryBytes: 0,
+    };
+  },
+  get exports() {
+    return runtimeHooks ? runtimeHooks.exports : null;
+  },
+  get goExited() {
+    return runtimeHooks ? runtimeHooks.goExited : false;
+  },
+  get runtimeLoaded() {
+    return runtimeHooks !== null;
+  },
+  breakHost(/** @type {string} */ name) {
+    if (!runtimeHooks) throw new Error("modelcontext test hooks: breakHost before the runtime is loaded");
+    runtimeHooks.breakHost(name);
+  },
+});
