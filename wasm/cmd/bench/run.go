@@ -281,26 +281,10 @@ func run(args []string, stdout io.Writer) error {
 	}
 	logf := func(format string, a ...any) { fmt.Fprintf(os.Stderr, "bench: "+format+"\n", a...) }
 
-	dist := filepath.Join(root, "dist")
-	if o.dist != "" {
-		if dist, err = filepath.Abs(o.dist); err != nil {
-			return err
-		}
+	dist, err := distDir(root, o, logf)
+	if err != nil {
+		return err
 	}
-	for _, f := range []string{"modelcontext.js", "modelcontext.wasm"} {
-		if _, err := os.Stat(filepath.Join(dist, f)); err != nil {
-			if o.dist != "" {
-				return fmt.Errorf("-dist: %w", err)
-			}
-			return fmt.Errorf("dist/%s not found: run make build first", f)
-		}
-	}
-	if o.dist == "" {
-		if stale := staleDist(root); stale != "" {
-			logf("warning: %s is newer than dist/; run make build to measure it", stale)
-		}
-	}
-
 	if needsMCP(o) {
 		if err := checkMCPBundles(root); err != nil {
 			return err
@@ -319,28 +303,12 @@ func run(args []string, stdout io.Writer) error {
 		return err
 	}
 
-	res := &Results{
-		Load:      [2]float64{loadavg(), 0},
-		Date:      time.Now().UTC().Format(time.RFC3339),
-		GoVersion: runtime.Version(),
-		CPUs:      runtime.NumCPU(),
-		Rounds:    o.rounds,
-		BatchMs:   o.batchMs,
-		Setup:     map[string]any{},
+	res := newResults(o)
+	against, err := againstDir(o)
+	if err != nil {
+		return err
 	}
-
-	against := ""
-	if o.against != "" {
-		if against, err = filepath.Abs(o.against); err != nil {
-			return err
-		}
-		for _, f := range []string{"modelcontext.js", "modelcontext.wasm"} {
-			if _, err := os.Stat(filepath.Join(against, f)); err != nil {
-				return fmt.Errorf("-against: %w", err)
-			}
-		}
-		res.Against = against
-	}
+	res.Against = against
 	if !o.noSize {
 		logf("measuring download sizes")
 		if res.Size, err = measureSizes(root, dist, against, bare, wasmExec); err != nil {
@@ -366,6 +334,81 @@ func run(args []string, stdout io.Writer) error {
 		return d.profileWorkload(o, o.profile, stdout)
 	}
 
+	if err := d.measure(o, root, tmp, res); err != nil {
+		return err
+	}
+	res.Browser = d.userAgent
+	if res.Against == "" {
+		res.Targets = checkTargets(res)
+	}
+	res.Seconds = math.Round(time.Since(start).Seconds()*10) / 10
+	res.Load[1] = loadavg()
+	return writeResults(stdout, o.out, res, logf)
+}
+
+// distDir returns the build of the module to measure: -dist, or dist/
+// (with a warning when a source of the module is newer), once checked to
+// hold the module.
+func distDir(root string, o options, logf func(string, ...any)) (string, error) {
+	dist := filepath.Join(root, "dist")
+	if o.dist != "" {
+		var err error
+		if dist, err = filepath.Abs(o.dist); err != nil {
+			return "", err
+		}
+	}
+	for _, f := range []string{"modelcontext.js", "modelcontext.wasm"} {
+		if _, err := os.Stat(filepath.Join(dist, f)); err != nil {
+			if o.dist != "" {
+				return "", fmt.Errorf("-dist: %w", err)
+			}
+			return "", fmt.Errorf("dist/%s not found: run make build first", f)
+		}
+	}
+	if o.dist == "" {
+		if stale := staleDist(root); stale != "" {
+			logf("warning: %s is newer than dist/; run make build to measure it", stale)
+		}
+	}
+	return dist, nil
+}
+
+// againstDir returns the absolute path of -against, once checked to hold
+// the module, or "" without -against.
+func againstDir(o options) (string, error) {
+	if o.against == "" {
+		return "", nil
+	}
+	against, err := filepath.Abs(o.against)
+	if err != nil {
+		return "", err
+	}
+	for _, f := range []string{"modelcontext.js", "modelcontext.wasm"} {
+		if _, err := os.Stat(filepath.Join(against, f)); err != nil {
+			return "", fmt.Errorf("-against: %w", err)
+		}
+	}
+	return against, nil
+}
+
+// newResults starts the results of a run: the machine, the date and the
+// options (the load average at the start).
+func newResults(o options) *Results {
+	return &Results{
+		Load:      [2]float64{loadavg(), 0},
+		Date:      time.Now().UTC().Format(time.RFC3339),
+		GoVersion: runtime.Version(),
+		CPUs:      runtime.NumCPU(),
+		Rounds:    o.rounds,
+		BatchMs:   o.batchMs,
+		Setup:     map[string]any{},
+	}
+}
+
+// measure runs the sections -only selects, in order: the start-up (ready),
+// the workloads, startup and floor.
+func (d *driver) measure(o options, root, tmp string, res *Results) error {
+	var err error
 	if o.selects("ready") {
 		if o.ready > 0 {
 			if res.Ready, err = d.measureReady(o.ready, o.maxReady); err != nil {
@@ -394,25 +437,23 @@ func run(args []string, stdout io.Writer) error {
 			return err
 		}
 	}
-	res.Browser = d.userAgent
-	if res.Against == "" {
-		res.Targets = checkTargets(res)
-	}
-	res.Seconds = math.Round(time.Since(start).Seconds()*10) / 10
-	res.Load[1] = loadavg()
+	return nil
+}
 
+// writeResults prints the table to stdout and writes res as JSON to out.
+func writeResults(stdout io.Writer, out string, res *Results, logf func(string, ...any)) error {
 	printTable(stdout, res)
-	if err := os.MkdirAll(filepath.Dir(o.out), 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
 		return err
 	}
 	b, err := json.MarshalIndent(res, "", "  ")
 	if err != nil {
 		return err
 	}
-	if err := os.WriteFile(o.out, append(b, '\n'), 0o644); err != nil {
+	if err := os.WriteFile(out, append(b, '\n'), 0o644); err != nil {
 		return err
 	}
-	logf("wrote %s (%.0f s in all)", o.out, res.Seconds)
+	logf("wrote %s (%.0f s in all)", out, res.Seconds)
 	return nil
 }
 
