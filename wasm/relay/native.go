@@ -145,26 +145,43 @@ func writeNative(w io.Writer, b []byte) error {
 	return err
 }
 
-// runNativeHost is Run with --native-host (or when Chrome passes the
-// caller's origin first): args hold the launcher's flags, then Chrome's
-// arguments.
-func runNativeHost(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) (err error) {
+// nativeHostFlags are the launcher's flags of --native-host, and Chrome's
+// first argument, the caller's origin.
+type nativeHostFlags struct {
+	dir         string // --config-dir
+	wait        time.Duration
+	maxSessions int
+	idle        time.Duration
+	origin      string
+}
+
+func parseNativeHostFlags(args []string) (nativeHostFlags, error) {
 	fl := flag.NewFlagSet("relay", flag.ContinueOnError)
 	fl.SetOutput(io.Discard)
 	fl.Bool("native-host", false, "")
-	dirFlag := fl.String("config-dir", "", "")
+	dir := fl.String("config-dir", "", "")
 	wait := fl.Duration("wait", 30*time.Second, "")
 	maxSessions := fl.Int("max-sessions", 8, "")
 	idle := fl.Duration("idle", 30*time.Minute, "")
 	if err := fl.Parse(args); err != nil {
-		return fmt.Errorf("modelcontext: --native-host: %v", err)
+		return nativeHostFlags{}, fmt.Errorf("modelcontext: --native-host: %v", err)
+	}
+	return nativeHostFlags{dir: *dir, wait: *wait, maxSessions: *maxSessions, idle: *idle, origin: fl.Arg(0)}, nil
+}
+
+// runNativeHost is Run with --native-host (or when Chrome passes the
+// caller's origin first): args hold the launcher's flags, then Chrome's
+// arguments.
+func runNativeHost(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) (err error) {
+	fl, err := parseNativeHostFlags(args)
+	if err != nil {
+		return err
 	}
 	ignoreBrokenPipe()
-	origin := fl.Arg(0)
-	if origin != extensionOrigin {
-		return fmt.Errorf("modelcontext: the native host answers only the modelcontext extension (%s), not %q: Chrome starts it for that extension, with its origin as the argument", extensionOrigin, origin)
+	if fl.origin != extensionOrigin {
+		return fmt.Errorf("modelcontext: the native host answers only the modelcontext extension (%s), not %q: Chrome starts it for that extension, with its origin as the argument", extensionOrigin, fl.origin)
 	}
-	dir := *dirFlag
+	dir := fl.dir
 	if dir == "" {
 		var err error
 		if dir, err = defaultConfigDir(); err != nil {
@@ -175,19 +192,8 @@ func runNativeHost(ctx context.Context, args []string, stdin io.Reader, stdout, 
 	if err != nil {
 		return err
 	}
-	// Chrome shows nothing of the host's stderr, and may have closed it (a
-	// write would then end the host with SIGPIPE): the log goes to a file
-	// beside the host's others.
-	if f, err := os.OpenFile(filepath.Join(dir, hostLogFile), os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600); err == nil {
-		defer f.Close()
-		stderr = f
-	}
-	var logMu sync.Mutex
-	logf := func(format string, a ...any) {
-		logMu.Lock()
-		defer logMu.Unlock()
-		fmt.Fprintf(stderr, "modelcontext: relay: native host: "+format+"\n", a...)
-	}
+	logf, closeLog := openHostLog(dir, stderr)
+	defer closeLog()
 	defer func() {
 		if err != nil {
 			logf("%v", err)
@@ -199,6 +205,76 @@ func runNativeHost(ctx context.Context, args []string, stdin io.Reader, stdout, 
 	}
 	defer ln.Close()
 
+	send, stopSending := startNativeWriter(stdout, logf)
+	defer stopSending()
+
+	tab := newTab(nil, "", "mcp-default", fl.wait, logf)
+	tab.postFn = func(doc int64, channel string, payload []byte) {
+		send(hostMessage{Type: "post", Doc: doc, Channel: channel, Text: string(payload)})
+	}
+	send(hostMessage{Type: "hello", Prefix: tab.prefix})
+
+	hctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	h := newHTTPRelay(tab.openSession, cfg.Secret, ln.Addr(), nil, fl.maxSessions, fl.idle, logf)
+	var bridges sync.WaitGroup
+	h.upgrade = func(w http.ResponseWriter, r *http.Request) { serveBridge(hctx, tab, w, &bridges, logf) }
+	url := "http://" + ln.Addr().String() + "/mcp/" + cfg.Secret
+	running := filepath.Join(dir, runningFile)
+	b, _ := json.Marshal(hostRunning{URL: url, PID: os.Getpid()})
+	if err := writePrivate(running, b, 0o600); err != nil {
+		return fmt.Errorf("modelcontext: %w", err)
+	}
+	defer os.Remove(running)
+	logf("started for %s; serving MCP at http://%s/mcp (Streamable HTTP, and stdio clients: relay --extension)", fl.origin, ln.Addr())
+
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ln) }()
+	go h.sweepEvery(min(fl.idle/4, time.Minute))
+
+	read := make(chan error, 1)
+	go func() { read <- readFromExtension(stdin, tab, logf) }()
+
+	err = serveNative(ctx, tab, read, served, send, logf)
+	tab.lost(errors.New("modelcontext: the browser stopped exposing the tab (the visitor stopped it, or closed the tab or the browser); connect again once a tab is exposed"))
+	h.close()
+	cancel()
+	sctx, scancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer scancel()
+	srv.Shutdown(sctx)
+	bridges.Wait()
+	tab.close(sctx)
+	if errors.Is(err, http.ErrServerClosed) {
+		err = nil
+	}
+	return err
+}
+
+// openHostLog returns the native host's log, a file beside the host's
+// others (native-host.log in dir), or stderr when that file cannot be
+// created, and what closes it. Chrome shows nothing of the host's stderr,
+// and may have closed it (a write would then end the host with SIGPIPE).
+func openHostLog(dir string, stderr io.Writer) (logf func(string, ...any), closeLog func()) {
+	closeLog = func() {}
+	if f, err := os.OpenFile(filepath.Join(dir, hostLogFile), os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600); err == nil {
+		closeLog = func() { f.Close() }
+		stderr = f
+	}
+	var logMu sync.Mutex
+	logf = func(format string, a ...any) {
+		logMu.Lock()
+		defer logMu.Unlock()
+		fmt.Fprintf(stderr, "modelcontext: relay: native host: "+format+"\n", a...)
+	}
+	return logf, closeLog
+}
+
+// startNativeWriter starts writing native messages to stdout, in order, on
+// a goroutine of their own. send queues one (dropped, and logged, when over
+// the browser's limit); stop writes those queued and returns once they are
+// written.
+func startNativeWriter(stdout io.Writer, logf func(string, ...any)) (send func(hostMessage), stop func()) {
 	out := newQueue[[]byte]()
 	written := make(chan struct{})
 	go func() {
@@ -213,7 +289,7 @@ func runNativeHost(ctx context.Context, args []string, stdin io.Reader, stdout, 
 			}
 		}
 	}()
-	send := func(m hostMessage) {
+	send = func(m hostMessage) {
 		b, _ := json.Marshal(m)
 		if len(b) > maxToExtension {
 			logf("a message of %d bytes for the page was dropped: the browser takes at most %d from the host", len(b), maxToExtension)
@@ -221,83 +297,61 @@ func runNativeHost(ctx context.Context, args []string, stdin io.Reader, stdout, 
 		}
 		out.push(b)
 	}
-	defer func() { out.close(); <-written }()
+	return send, func() { out.close(); <-written }
+}
 
-	tab := newTab(nil, "", "mcp-default", *wait, logf)
-	tab.postFn = func(doc int64, channel string, payload []byte) {
-		send(hostMessage{Type: "post", Doc: doc, Channel: channel, Text: string(payload)})
-	}
-	send(hostMessage{Type: "hello", Prefix: tab.prefix})
-
-	hctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	h := newHTTPRelay(tab.openSession, cfg.Secret, ln.Addr(), nil, *maxSessions, *idle, logf)
-	var bridges sync.WaitGroup
-	h.upgrade = func(w http.ResponseWriter, r *http.Request) { serveBridge(hctx, tab, w, &bridges, logf) }
-	url := "http://" + ln.Addr().String() + "/mcp/" + cfg.Secret
-	running := filepath.Join(dir, runningFile)
-	b, _ := json.Marshal(hostRunning{URL: url, PID: os.Getpid()})
-	if err := writePrivate(running, b, 0o600); err != nil {
-		return fmt.Errorf("modelcontext: %w", err)
-	}
-	defer os.Remove(running)
-	logf("started for %s; serving MCP at http://%s/mcp (Streamable HTTP, and stdio clients: relay --extension)", origin, ln.Addr())
-
-	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
-	served := make(chan error, 1)
-	go func() { served <- srv.Serve(ln) }()
-	go h.sweepEvery(min(*idle/4, time.Minute))
-
-	// The extension's messages.
-	read := make(chan error, 1)
-	go func() {
-		for {
-			b, err := readNative(stdin)
-			if err != nil {
-				read <- err
-				return
-			}
-			var m hostMessage
-			if err := json.Unmarshal(b, &m); err != nil {
-				logf("a message from the browser is not JSON: %.100s", b)
-				continue
-			}
-			switch m.Type {
-			case "page":
-				if m.Doc > 0 {
-					logf("the visitor exposed %s", m.URL)
-					tab.newDocument(m.Doc, m.URL)
-				}
-			case "gone":
-				tab.mu.Lock()
-				current := m.Doc != 0 && m.Doc == tab.ctxID
-				tab.mu.Unlock()
-				if current {
-					tab.documentGone()
-				}
-			case "msg":
-				tab.onBinding(m.Doc, m.Channel+"\n"+m.Text)
-			}
+// readFromExtension hands the extension's messages to tab until stdin
+// fails, and returns why.
+func readFromExtension(stdin io.Reader, tab *Tab, logf func(string, ...any)) error {
+	for {
+		b, err := readNative(stdin)
+		if err != nil {
+			return err
 		}
-	}()
+		var m hostMessage
+		if err := json.Unmarshal(b, &m); err != nil {
+			logf("a message from the browser is not JSON: %.100s", b)
+			continue
+		}
+		switch m.Type {
+		case "page":
+			if m.Doc > 0 {
+				logf("the visitor exposed %s", m.URL)
+				tab.newDocument(m.Doc, m.URL)
+			}
+		case "gone":
+			tab.mu.Lock()
+			current := m.Doc != 0 && m.Doc == tab.ctxID
+			tab.mu.Unlock()
+			if current {
+				tab.documentGone()
+			}
+		case "msg":
+			tab.onBinding(m.Doc, m.Channel+"\n"+m.Text)
+		}
+	}
+}
 
-	// The sessions the popup shows.
+// serveNative tells the extension the number of client sessions (the
+// popup shows it) whenever it changes, until the extension's messages end
+// (read: nil for the browser closing the connection), the HTTP server ends
+// (served) or ctx is done, and returns the error that ended it.
+func serveNative(ctx context.Context, tab *Tab, read, served <-chan error, send func(hostMessage), logf func(string, ...any)) error {
 	tick := time.NewTicker(250 * time.Millisecond)
 	defer tick.Stop()
 	last := -1
-serving:
 	for {
 		select {
-		case err = <-read:
+		case err := <-read:
 			if errors.Is(err, io.EOF) {
 				err = nil
 				logf("the browser closed the connection (the visitor stopped exposing the tab, or closed it or the browser)")
 			}
-			break serving
-		case err = <-served:
-			break serving
+			return err
+		case err := <-served:
+			return err
 		case <-ctx.Done():
-			break serving
+			return nil
 		case <-tick.C:
 			if n := tab.Lanes(); n != last {
 				last = n
@@ -305,18 +359,6 @@ serving:
 			}
 		}
 	}
-	tab.lost(errors.New("modelcontext: the browser stopped exposing the tab (the visitor stopped it, or closed the tab or the browser); connect again once a tab is exposed"))
-	h.close()
-	cancel()
-	sctx, scancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer scancel()
-	srv.Shutdown(sctx)
-	bridges.Wait()
-	tab.close(sctx)
-	if errors.Is(err, http.ErrServerClosed) {
-		err = nil
-	}
-	return err
 }
 
 // serveBridge serves one stdio client (relay --extension) on the
