@@ -130,69 +130,54 @@ func moduleStats() (registrations, subscriptions int) {
 	return s.Get("registrations").Int(), s.Get("subscriptions").Int()
 }
 
-var goInstance struct {
-	once sync.Once
-	v    js.Value
+// heapObjects returns how many objects this Go program's heap holds once
+// the garbage collector has run twice, with a pause between for the
+// finalizers the first queued (a js.Value's, which hands its JavaScript
+// value back to wasm_exec.js) to run, so that the second frees what they
+// kept. A js.Value that refers to a JavaScript object holds a heap object
+// of its own: JavaScript values this program keeps show up here.
+func heapObjects() uint64 {
+	runtime.GC()
+	time.Sleep(10 * time.Millisecond) // let the finalizer goroutine run
+	runtime.GC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	return ms.HeapObjects
 }
 
-// liveRefs returns how many JavaScript values this Go program holds
-// references to: the live entries of wasm_exec.js's value table. The Go
-// instance is not reachable from the page, so it is caught once: while one
-// js.FuncOf is made, Go.prototype._makeFuncWrapper is wrapped to see its this.
-func liveRefs(t *testing.T) int {
-	t.Helper()
-	goInstance.once.Do(func() {
-		proto := global.Get("Go").Get("prototype")
-		orig := proto.Get("_makeFuncWrapper")
-		seen := js.FuncOf(func(_ js.Value, args []js.Value) any {
-			goInstance.v = args[0]
-			return nil
-		})
-		wrap := jsFunc(`const [orig, seen] = arguments;
-			return function (id) { seen(this); return orig.call(this, id); };`).Invoke(orig, seen)
-		proto.Set("_makeFuncWrapper", wrap)
-		probe := js.FuncOf(func(js.Value, []js.Value) any { return nil })
-		proto.Set("_makeFuncWrapper", orig)
-		probe.Release()
-		seen.Release()
-	})
-	if goInstance.v.Type() != js.TypeObject || goInstance.v.Get("_values").Type() != js.TypeObject {
-		t.Fatal("could not find the Go instance of this program")
-	}
-	return goInstance.v.Get("_values").Length() - goInstance.v.Get("_idPool").Length()
-}
-
-// settle runs the garbage collector until the value table holds want live
-// references (finalizers release them a little later), and returns what it
-// holds at the end.
-func settle(t *testing.T, want int) int {
-	t.Helper()
-	got := 0
-	for i := 0; i < 200; i++ {
-		runtime.GC()
-		time.Sleep(10 * time.Millisecond) // let the finalizer goroutine run
-		if got = liveRefs(t); got <= want {
-			return got
-		}
+// settle collects garbage until the heap holds at most want objects, and
+// returns what it holds at the end.
+func settle(want uint64) uint64 {
+	got := heapObjects()
+	for i := 0; i < 200 && got > want; i++ {
+		got = heapObjects()
 	}
 	return got
 }
 
-// steady runs the garbage collector until the number of live references
-// stops falling, and returns it.
-func steady(t *testing.T) int {
-	t.Helper()
-	last, same := liveRefs(t), 0
+// steady collects garbage until the number of heap objects stops falling,
+// and returns it.
+func steady() uint64 {
+	last, same := heapObjects(), 0
 	for same < 3 {
-		runtime.GC()
-		time.Sleep(10 * time.Millisecond)
-		if n := liveRefs(t); n < last {
+		if n := heapObjects(); n < last {
 			last, same = n, 0
 		} else {
 			same++
 		}
 	}
 	return last
+}
+
+// goroutinesDown waits (a few seconds at most) for the number of
+// goroutines to fall to want, and returns it.
+func goroutinesDown(want int) int {
+	got := runtime.NumGoroutine()
+	for i := 0; i < 200 && got > want; i++ {
+		time.Sleep(10 * time.Millisecond)
+		got = runtime.NumGoroutine()
+	}
+	return got
 }
 
 // console captures what the page writes with console.error (and still
