@@ -5,15 +5,22 @@
 // the real ones. Each host function is a recording fake: it appends
 // "name(args)" to bridgeHost.calls (strings decoded), answers what
 // bridgeHost.answers says, and can be made to throw once; like the loader's
-// wrapper, a throw is caught and reported to Go through the fault flag.
+// wrapper, a throw is caught and reported to Go through the fault flag. The
+// instance's exports (its memory, mc_buffer, mc_fault) are those of the
+// WebAssembly.Instance handed to run, Go's public entry point.
 (() => {
   "use strict";
   const Base = globalThis.Go;
   globalThis.Go = class extends Base {
+    run(instance) {
+      this.bridgeExports = instance.exports;
+      return super.run(instance);
+    }
+
     constructor() {
       super();
       const go = this;
-      const text = (p, n) => new TextDecoder().decode(new Uint8Array(go._inst.exports.mem.buffer, p, n));
+      const text = (p, n) => new TextDecoder().decode(new Uint8Array(go.bridgeExports.mem.buffer, p, n));
       const h = {
         calls: [],
         answers: {}, // name → number to return (default 0)
@@ -58,13 +65,13 @@
             }
             if (name === "describe" && h.describeWith) {
               const b = h.describeWith;
-              const p = go._inst.exports.mc_buffer(b.length);
-              new Uint8Array(go._inst.exports.mem.buffer, p, b.length).set(b);
+              const p = go.bridgeExports.mc_buffer(b.length);
+              new Uint8Array(go.bridgeExports.mem.buffer, p, b.length).set(b);
               return b.length;
             }
             return h.answers[name] || 0;
           } catch (e) {
-            new Int32Array(go._inst.exports.mem.buffer, go._inst.exports.mc_fault(), 1)[0] = 1;
+            new Int32Array(go.bridgeExports.mem.buffer, go.bridgeExports.mc_fault(), 1)[0] = 1;
             return 0;
           }
         };
