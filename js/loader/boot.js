@@ -55,12 +55,15 @@ function wake(why) {
   });
 }
 
-// start loads the runtime, boots the module and replays the calls made
-// meanwhile. A failure rejects, with what to fix.
+// start loads the runtime and fetches the .wasm, boots the module and
+// replays the calls made meanwhile. A failure rejects, with what to fix.
 async function start() {
   checkWasmURL();
+  // The .wasm downloads while the runtime loads.
+  const response = wasmResponse || fetch(wasmURL, { credentials: "same-origin" });
+  response.catch(() => {}); // boot reports it
   await loadRuntime();
-  await boot();
+  await boot(response);
   state = READY;
   replay();
   if (script && script.hasAttribute("data-mcp")) {
@@ -84,10 +87,7 @@ define("registerPageResource", registerPageResource);
 define("ready", ready);
 define(INSTALLED, true);
 if (script && script.hasAttribute("data-tools") && typeof mc.registerTool === "function") registerResourceTools();
-if (script && script.hasAttribute("data-declarative")) {
-  const scope = (script.getAttribute("data-declarative") || "").trim();
-  loadRuntime().then(() => watchMarkup(scope), (e) => quietError("modelcontext: data-declarative: no declarative resources are registered:", e));
-}
+if (script && script.hasAttribute("data-declarative")) watchMarkup((script.getAttribute("data-declarative") || "").trim());
 if (script && script.hasAttribute("data-page-resource")) registerPageResource({ uri: script.getAttribute("data-page-resource") || undefined });
 if (script && script.hasAttribute("data-mcp")) awaitMessages(script.getAttribute("data-mcp") || DEFAULT_CHANNEL);
 if (bootMode === "eager") wake('data-boot="eager"');

@@ -1,9 +1,10 @@
 // @ts-check
-// markup.js: resources with no code. The page itself (data-page-resource,
-// registerPageResource), and registerMarked, through which the declarative
-// resources of runtime/declarative.js register. Both are producers: they
-// register through registerResource and never start the module. Watching
-// the DOM is the loader's, not Go's.
+// markup.js: resources with no code. Declarative resources (elements with
+// data-resource, on a page whose script tag has data-declarative) and the
+// page itself (data-page-resource, registerPageResource; its subscribe,
+// which follows the address, is the runtime's: runtime/page.js). Both are
+// producers: they register through registerResource and never start the
+// module. Watching the DOM is the loader's, not Go's.
 
 const PAGE_URI = "page://location";
 
@@ -39,5 +40,184 @@ function registerMarked(desc) {
     return registerResource(desc);
   } finally {
     markupRegistering = false;
+  }
+}
+
+/**
+ * @typedef {object} Marked an element that is a declarative resource
+ * @property {string} uri
+ * @property {string} key its data-* attributes, to tell a change of them
+ * @property {() => void} unregister
+ * @property {(() => void) | null} onChange set while its subscription runs
+ */
+
+/** @type {Map<Element, Marked>} */
+const marked = new Map();
+
+/** @type {string} only elements inside a match count; "" is the whole document */
+let markupScope = "";
+
+const MARKUP_ATTRIBUTES = ["data-resource", "data-name", "data-title", "data-description", "data-mime-type", "type"];
+
+/**
+ * watchMarkup registers the declarative resources in the document and
+ * those added later, inside scope (a CSS selector, or "" for all).
+ * @param {string} scope
+ */
+function watchMarkup(scope) {
+  if (scope !== "") {
+    try {
+      document.querySelector(scope);
+    } catch (e) {
+      console.error(`modelcontext: data-declarative="${scope}" is not a CSS selector (${describe(e)}); no declarative resources are registered`);
+      return;
+    }
+  }
+  markupScope = scope;
+  markAll(document);
+  new MutationObserver(markupChanged).observe(document.documentElement, {
+    subtree: true, childList: true, characterData: true, attributes: true, attributeFilter: MARKUP_ATTRIBUTES,
+  });
+}
+
+/**
+ * markAll marks the elements with data-resource inside root, in document
+ * order.
+ * @param {ParentNode} root
+ */
+function markAll(root) {
+  const found = root.querySelectorAll("[data-resource]");
+  for (let i = 0; i < found.length; i++) markElement(found[i]);
+}
+
+/**
+ * markupChanged handles one batch of DOM mutations: elements that left the
+ * document or the scope are unregistered, new ones registered, those whose
+ * attributes changed registered again, and each one whose content changed
+ * pushes once.
+ * @param {MutationRecord[]} records
+ */
+function markupChanged(records) {
+  /** @type {Set<Element>} */
+  const pushes = new Set();
+  let removed = false;
+  for (const rec of records) {
+    if (rec.type === "childList") {
+      if (rec.removedNodes.length > 0) removed = true;
+      const added = rec.addedNodes;
+      for (let i = 0; i < added.length; i++) {
+        if (added[i].nodeType !== 1) continue;
+        const el = /** @type {Element} */ (added[i]);
+        if (el.hasAttribute("data-resource")) markElement(el);
+        markAll(el);
+      }
+    } else if (rec.type === "attributes" && rec.target.nodeType === 1) {
+      markElement(/** @type {Element} */ (rec.target));
+    }
+    if (marked.size > 0) {
+      const owner = markedOwner(rec.target, rec.type === "attributes");
+      if (owner) pushes.add(owner);
+    }
+  }
+  if (removed && marked.size > 0) unmarkGone();
+  for (const el of pushes) {
+    const m = marked.get(el);
+    if (m && m.onChange) m.onChange();
+  }
+}
+
+/**
+ * markedOwner is the declarative resource whose content node is part of,
+ * or undefined. An attribute change is the element's own, not content.
+ * @param {Node} node
+ * @param {boolean} attribute
+ */
+function markedOwner(node, attribute) {
+  let n = attribute ? node.parentNode : node;
+  while (n !== null) {
+    if (n.nodeType === 1 && marked.has(/** @type {Element} */ (n))) return /** @type {Element} */ (n);
+    n = n.parentNode;
+  }
+  return undefined;
+}
+
+// unmarkGone unregisters the elements no longer in the document.
+function unmarkGone() {
+  for (const [el, m] of marked) {
+    if (!el.isConnected) {
+      marked.delete(el);
+      m.unregister();
+    }
+  }
+}
+
+/**
+ * markElement registers el, or registers it again when its attributes
+ * changed, or unregisters it when it is no longer a resource.
+ * @param {Element} el
+ */
+function markElement(el) {
+  const old = marked.get(el);
+  const uri = el.getAttribute("data-resource");
+  const inScope = uri !== null && el.isConnected && (markupScope === "" || el.closest(markupScope) !== null);
+  const key = inScope ? MARKUP_ATTRIBUTES.map((a) => el.getAttribute(a)).join("\u0000") : "";
+  if (old && old.key === key) return;
+  // A new uri, or none: the old registration ends. The same uri is
+  // registered again below, which replaces it in its place.
+  if (old) {
+    marked.delete(el);
+    if (old.uri !== uri || !inScope) old.unregister();
+  }
+  if (!inScope || uri === null) return;
+  const name = el.getAttribute("data-name");
+  if (name === null) {
+    if (old) old.unregister();
+    console.error(`modelcontext: the element with data-resource="${uri}" has no data-name; it is not registered`);
+    return;
+  }
+  const current = resources.get(uri);
+  if (current && !current.markup) {
+    console.warn(`modelcontext: the element with data-resource="${uri}" is ignored: page code registered "${uri}", and code wins over markup`);
+    return;
+  }
+  const type = el.tagName === "SCRIPT" ? (el.getAttribute("type") || "").trim().toLowerCase() : "";
+  const json = type === "application/json" || type === "application/ld+json";
+  /** @type {Marked} */
+  const m = { uri, key, unregister: () => {}, onChange: null };
+  /** @type {any} */
+  const desc = {
+    uri,
+    name,
+    title: el.getAttribute("data-title") ?? undefined,
+    description: el.getAttribute("data-description") ?? undefined,
+    mimeType: el.getAttribute("data-mime-type") ?? (json ? type : "text/plain"),
+    get: json ? () => parseMarkup(uri, el) : () => (el.textContent || "").trim(),
+    subscribe: (/** @type {() => void} */ onChange) => {
+      m.onChange = onChange;
+      return () => {
+        if (m.onChange === onChange) m.onChange = null;
+      };
+    },
+  };
+  try {
+    m.unregister = registerMarked(desc);
+  } catch (e) {
+    console.error(`modelcontext: the element with data-resource="${uri}" is not registered:`, e);
+    return;
+  }
+  marked.set(el, m);
+}
+
+/**
+ * parseMarkup reads a JSON script's value. Invalid JSON is a SyntaxError
+ * naming the uri.
+ * @param {string} uri
+ * @param {Element} el
+ */
+function parseMarkup(uri, el) {
+  try {
+    return JSON.parse(el.textContent || "");
+  } catch (e) {
+    throw new SyntaxError(`modelcontext: the JSON of "${uri}" is invalid: ${describe(e)}`);
   }
 }

@@ -83,7 +83,6 @@ func TestLazyBootTriggers(t *testing.T) {
 		{"ready.then", "", `await new Promise((r) => mc.ready.then(r)); return 'ok';`, `"ok"`},
 		{"tool execution", "existing=own", lines(
 			`mc.registerResourceTools();`,
-			`await H.until(() => window.__tools && window.__tools.read_resource, 'the tools to be registered');`,
 			`await H.quiet();`,
 			`const before = H.wasmRequests().fetched.length;`,
 			`const r = await window.__tools.read_resource.execute({uri: 'state://cart'});`,

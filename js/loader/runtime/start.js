@@ -9,13 +9,16 @@ let go = null;
 
 const WASM_MAGIC = [0x00, 0x61, 0x73, 0x6d];
 
-// boot fetches, compiles and starts the module. Its errors say what to fix,
-// naming the URL.
-async function boot() {
+/**
+ * boot compiles and starts the module from its response (boot.js's start
+ * fetched it). Its errors say what to fix, naming the URL.
+ * @param {Promise<Response>} fetched
+ */
+async function boot(fetched) {
   const where = `the WebAssembly module "${wasmURL}"`;
   let response;
   try {
-    response = await (wasmResponse || fetch(wasmURL, { credentials: "same-origin" }));
+    response = await fetched;
   } catch (e) {
     throw new Error(`modelcontext: could not fetch ${where}: ${describe(e)} (a wrong URL, the network, or a Content-Security-Policy connect-src that does not allow it)`);
   }

@@ -8,13 +8,13 @@
 //
 // The stub is what every page downloads and runs: the members of
 // document.modelContext, validation and the table, the queue before the
-// module runs, the page resource, the tools' registration, the MCP servers'
-// announcements, and when to start. The runtime is everything that runs once
-// something consumes (Go's wasm_exec.js, the calls into Go, pushes, the MCP
-// transport), or once a page uses data-declarative: the classic script
-// imports it from beside itself then (import(), an ES module whose build id
-// it checks), so a visit without an agent downloads about 6 KB of loader and
-// no runtime. The ES module holds both in one file: a bundler then decides.
+// module runs, declarative markup and the page resource, the tools'
+// registration, the MCP servers' announcements, and when to start. The
+// runtime is everything that runs once something consumes (Go's
+// wasm_exec.js, the calls into Go, pushes, the MCP transport, the tools'
+// answers): the classic script imports it from beside itself then (import(),
+// an ES module whose build id it checks), so a visit without an agent
+// downloads about 7 KB of loader and no runtime. The ES module holds both in one file: a bundler then decides.
 // How the two sides' names cross is in scope.go.
 //
 // The script finds the .wasm beside its own src; the module finds it with
@@ -69,7 +69,7 @@ func main() {
 // joined: each one's top-level statements may use what the ones before it
 // declared. The stub is what every page downloads and runs: the members of
 // document.modelContext, validation, the table, the queue before the module
-// runs, the page resource, and when to start.
+// runs, markup and the page resource, and when to start.
 var files = []string{
 	"values.js", // kinds, error text
 	"page.js",   // the script tag, the .wasm URL, document.modelContext
@@ -77,7 +77,7 @@ var files = []string{
 	"api.js",    // the page API and the queue before ready
 	"mcp.js",    // serveMCP, and its servers before the module runs
 	"tools.js",  // registerResourceTools
-	"markup.js", // the page resource; registering markup
+	"markup.js", // declarative resources and the page resource
 	"boot.js",   // when to start; install the members
 }
 
@@ -92,7 +92,7 @@ var runtimeFiles = []string{
 	"lifecycle.js",     // registrations once the module runs; the replay
 	"server.js",        // the MCP server's transport
 	"resourcetools.js", // the resource tools
-	"declarative.js",   // declarative resources
+	"address.js",       // the page resource's subscribe
 	"start.js",         // fetch, compile, start
 }
 
