@@ -4,6 +4,8 @@
 
 /** The .wasm beside the ES module; "" in the classic script. */
 declare const moduleWasmURL: string;
+/** The file name of the classic script's runtime (modelcontext-runtime.js). */
+declare const RUNTIME_FILE: string;
 /** The symbol that marks document.modelContext as installed. */
 declare const INSTALLED: symbol;
 /** Go's wasm_exec.js runtime, as much of it as the loader uses. */

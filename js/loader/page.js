@@ -55,6 +55,23 @@ function locate() {
   }
 }
 
+// runtimeURL is where the classic script's runtime is (loadRuntime):
+// data-runtime on the tag, or the page's __MODELCONTEXT_RUNTIME_URL__; else
+// beside the script; else, when nothing can be beside the script (a blob:
+// script), beside the .wasm. "" when none of them gives a URL.
+const runtimeURL = locateRuntime();
+
+function locateRuntime() {
+  const attr = script && script.getAttribute("data-runtime");
+  const set = /** @type {any} */ (globalThis).__MODELCONTEXT_RUNTIME_URL__;
+  for (const [u, base] of [[attr || "", document.baseURI], [typeof set === "string" ? set : "", document.baseURI], [RUNTIME_FILE, scriptURL], [RUNTIME_FILE, wasmURL]]) {
+    try {
+      if (u) return new URL(u, base).href;
+    } catch {}
+  }
+  return "";
+}
+
 // checkWasmURL throws what is wrong with wasmURL before anything is
 // fetched: there is none, or the page was opened as a file.
 function checkWasmURL() {

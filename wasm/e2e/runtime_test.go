@@ -15,6 +15,7 @@ import (
 // another build, fails the start as a .wasm that cannot load does: the page
 // keeps working, producers still register, ready and the consumers reject
 // with an Error that names the runtime's URL and the fix, reported once.
+// data-runtime points the script at a runtime elsewhere.
 func TestRuntimeMissingOrForeign(t *testing.T) {
 	requireImpl(t, "wasm")
 	root := browsertest.RepoRoot()
@@ -35,6 +36,18 @@ func TestRuntimeMissingOrForeign(t *testing.T) {
 	srv.Handle("/lonely/modelcontext.js", file(filepath.Join(root, "dist", "modelcontext.js")))
 	srv.Handle("/foreign/modelcontext.js", file(filepath.Join(root, "dist", "modelcontext.js")))
 	srv.Handle("/foreign/modelcontext-runtime.js", file(filepath.Join(root, browsertest.TestBuildDir, "modelcontext-runtime.js")))
+	t.Run("data-runtime", func(t *testing.T) {
+		srv.Handle("/runtime-elsewhere.html", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			io.WriteString(w, "<!doctype html>\n<meta charset=utf-8>\n<title>runtime</title>\n<script src=\"/harness.js\"></script>\n"+
+				"<script src=\"/lonely/modelcontext.js\" data-wasm=\"/static/modelcontext.wasm\" data-runtime=\"/static/modelcontext-runtime.js\"></script>\n")
+		}))
+		tab := browsertest.NewTab(t)
+		tab.Navigate(browsertest.URL(t, "/runtime-elsewhere.html"))
+		evalJSON(t, tab, lines(
+			`mc.registerResource({uri: 'state://cart', name: 'cart', get: () => ({n: 1})});`,
+			`return {read: await mc.readResource('state://cart'), runtime: H.runtimeRequests().map((u) => new URL(u).pathname), errors: H.mine('error')};`,
+		), `{"read": {"n": 1}, "runtime": ["/static/modelcontext-runtime.js"], "errors": []}`)
+	})
 	for _, c := range []struct{ dir, want string }{
 		{"lonely", `modelcontext: could not load the runtime \"http://127.0.0.1:PORT/lonely/modelcontext-runtime.js\"`},
 		{"foreign", `modelcontext: \"http://127.0.0.1:PORT/foreign/modelcontext-runtime.js\" is not the runtime of this modelcontext.js (another build)`},

@@ -64,14 +64,16 @@ func ctx(t testing.TB) context.Context {
 }
 
 var module struct {
-	once      sync.Once
-	js, wasm  string // blob URLs of the staged module
-	err       error
-	loadError error
+	once         sync.Once
+	js, rt, wasm string // blob URLs of the staged module: the script, its runtime, the .wasm
+	err          error
+	loadError    error
 }
 
-// moduleURLs returns blob URLs of the staged modelcontext.js and .wasm.
-func moduleURLs(t testing.TB) (jsURL, wasmURL string) {
+// moduleURLs returns blob URLs of the staged modelcontext.js, its runtime
+// and the .wasm (a blob: script has no folder: data-runtime and data-wasm
+// say where the others are).
+func moduleURLs(t testing.TB) (jsURL, runtimeURL, wasmURL string) {
 	t.Helper()
 	module.once.Do(func() {
 		blob := func(name, typ string) string {
@@ -86,12 +88,13 @@ func moduleURLs(t testing.TB) (jsURL, wasmURL string) {
 			return global.Get("URL").Call("createObjectURL", bl).String()
 		}
 		module.js = blob("modelcontext.js", "text/javascript")
+		module.rt = blob("modelcontext-runtime.js", "text/javascript")
 		module.wasm = blob("modelcontext.wasm", "application/wasm")
 	})
 	if module.err != nil {
-		t.Fatalf("%v: the module is not staged; run `make test-goapi`, which builds it and copies dist/modelcontext.js and .wasm to wasm/modelcontext/testdata/dist", module.err)
+		t.Fatalf("%v: the module is not staged; run `make test-goapi`, which builds it and copies the test build's modelcontext.js and runtime and dist/'s .wasm to wasm/modelcontext/testdata/dist", module.err)
 	}
-	return module.js, module.wasm
+	return module.js, module.rt, module.wasm
 }
 
 var loadOnce sync.Once
@@ -107,9 +110,9 @@ func setup(t testing.TB) {
 		}
 		return
 	}
-	jsURL, wasmURL := moduleURLs(t)
+	jsURL, runtimeURL, wasmURL := moduleURLs(t)
 	loadOnce.Do(func() {
-		module.loadError = Load(ctx(t), jsURL, map[string]string{"data-wasm": wasmURL})
+		module.loadError = Load(ctx(t), jsURL, map[string]string{"data-wasm": wasmURL, "data-runtime": runtimeURL})
 	})
 	if module.loadError != nil {
 		t.Fatalf("Load: %v", module.loadError)

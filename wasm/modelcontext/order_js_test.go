@@ -22,10 +22,10 @@ func TestModuleLoadedFirst(t *testing.T) {
 	if moduleFirst() {
 		t.Skip("this is the module-first run")
 	}
-	jsURL, wasmURL := moduleURLs(t)
+	jsURL, runtimeURL, wasmURL := moduleURLs(t)
 	binary := "/" + path.Base(os.Args[0]) // wasmbrowsertest serves this binary at its base name
 	page := `<!doctype html><meta charset="utf-8">
-<script src="` + jsURL + `" data-wasm="` + wasmURL + `"></script>
+<script src="` + jsURL + `" data-wasm="` + wasmURL + `" data-runtime="` + runtimeURL + `"></script>
 <script src="/wasm_exec.js"></script>
 <script>
   const lines = [];

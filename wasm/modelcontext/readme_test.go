@@ -109,7 +109,7 @@ func TestReadmeAsAGoDeveloper(t *testing.T) {
 		t.Fatalf("README's serving commands changed:\n%s", serve)
 	}
 	sh(t, dir, copyLine, env)
-	for _, f := range []string{"app.wasm", "wasm_exec.js", "static/modelcontext.js", "static/modelcontext.wasm"} {
+	for _, f := range []string{"app.wasm", "wasm_exec.js", "static/modelcontext.js", "static/modelcontext-runtime.js", "static/modelcontext.wasm"} {
 		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
 			t.Fatalf("after the README's commands: %v", err)
 		}

@@ -26,7 +26,7 @@
 //	var static embed.FS
 //
 //	func main() {
-//		files, _ := fs.Sub(static, "static") // modelcontext.js, modelcontext.wasm
+//		files, _ := fs.Sub(static, "static") // modelcontext.js, modelcontext-runtime.js, modelcontext.wasm
 //		h, err := serve.New(files, nil)
 //		if err != nil {
 //			log.Fatal(err)

@@ -342,23 +342,16 @@ const INSTALLED = Symbol.for("modelcontext.resources");
 func (l loader) assembleScript(c crossing, id string) []byte {
 	var b bytes.Buffer
 	b.WriteString("(() => {\n" + opening + "const moduleWasmURL = \"\";\n")
+	fmt.Fprintf(&b, "const RUNTIME_FILE = %q;\n", RuntimeFile)
 	b.WriteString("/** @type {Promise<void> | null} */\nlet runtimeLoad = null;\n")
 	l.stubBody(&b, c)
-	fmt.Fprintf(&b, `// loadRuntime imports the runtime, once, and takes its functions. It is
-// beside the script, or beside the .wasm when nothing can be beside the
-// script (a blob: script with data-wasm).
+	fmt.Fprintf(&b, `// loadRuntime imports the runtime from runtimeURL (page.js), once, and
+// takes its functions.
 function loadRuntime() {
   if (runtimeLoad) return runtimeLoad;
-  let url = "";
-  try {
-    url = new URL(%[1]q, scriptURL).href;
-  } catch {
-    try {
-      url = new URL(%[1]q, wasmURL).href;
-    } catch {}
-  }
-  const fix = "; put %[1]s beside modelcontext.js (from the same build), and allow it in the page's Content-Security-Policy script-src";
-  runtimeLoad = (url === "" ? Promise.reject(new Error("the script's URL is unknown")) : import(url)).then(
+  const url = runtimeURL;
+  const fix = "; put %[1]s beside modelcontext.js (from the same build) or point data-runtime at it, and allow it in the page's Content-Security-Policy script-src";
+  runtimeLoad = (url === "" ? Promise.reject(new Error("nothing tells where it is (a blob: script?)")) : import(url)).then(
     (m) => {
       if (m.build !== %[2]q) throw new Error("modelcontext: " + JSON.stringify(url) + " is not the runtime of this modelcontext.js (another build)" + fix);
       [%[3]s] = m.default([%[4]s]);
@@ -392,6 +385,7 @@ func (l loader) assembleModule(c crossing) []byte {
 	// bundle, as it does for the classic script.
 	b.WriteString("let moduleWasmURL = \"\";\ntry {\n  moduleWasmURL = new URL(\"modelcontext.wasm\", import.meta.url).href;\n} catch {}\n")
 	b.WriteString("(() => {\n" + opening + "let runtimeLoaded = false;\n")
+	fmt.Fprintf(&b, "const RUNTIME_FILE = %q;\n", RuntimeFile)
 	l.stubBody(&b, c)
 	fmt.Fprintf(&b, `function loadRuntime() {
   if (!runtimeLoaded) {

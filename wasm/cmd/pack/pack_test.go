@@ -230,7 +230,7 @@ func TestREADMEInstall(t *testing.T) {
 	if installed.Name != m.Name || installed.Version != m.Version {
 		t.Errorf("installed %s@%s, want %s@%s", installed.Name, installed.Version, m.Name, m.Version)
 	}
-	for _, f := range []string{"modelcontext.mjs", "modelcontext.js", "modelcontext.wasm", "modelcontext.d.ts"} {
+	for _, f := range []string{"modelcontext.mjs", "modelcontext.js", "modelcontext-runtime.js", "modelcontext.wasm", "modelcontext.d.ts"} {
 		if _, err := os.Stat(filepath.Join(app, "node_modules", "modelcontext", f)); err != nil {
 			t.Errorf("the installed package: %v", err)
 		}
