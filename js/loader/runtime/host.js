@@ -98,7 +98,10 @@ const host = {
  * @param {Registration} r
  */
 function push(r) {
-  if (!isReady() || r.pullOnly || !r.current) return;
+  // A registration's subscribe runs only once the module runs, and a failed
+  // start or an exited Go makes no registration current (api.js's fail):
+  // r.current says all that state would.
+  if (r.pullOnly || !r.current) return;
   if (pushDepth >= MAX_PUSH_DEPTH) {
     quietError(`modelcontext: onChange of "${r.key}" re-entered ${MAX_PUSH_DEPTH} pushes deep (does get() call onChange?); this push was dropped`);
     return;
@@ -134,7 +137,7 @@ function push(r) {
  * @param {Registration} r
  */
 function settled(r) {
-  if (!isReady() || r.pullOnly || !r.current) return;
+  if (r.pullOnly || !r.current) return; // as in push
   const now = performance.now();
   if (r.timer === 0) r.burst = now;
   else clearTimeout(r.timer);

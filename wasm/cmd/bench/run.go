@@ -505,33 +505,52 @@ func buildBare(goCmd, root, out string) (string, error) {
 	return p, nil
 }
 
-// staleDist names a source of the module that is newer than dist/, or "".
+// staleDist names a source of the module that is newer than the dist/ file
+// built from it, or "": the loader's files (js/loader, wasm/cmd/jsbuild)
+// against the scripts, the module's Go (wasm/, but for the commands other
+// than wasm/cmd/modelcontext) against the .wasm.
 func staleDist(root string) string {
-	var oldest time.Time
-	for _, f := range []string{"modelcontext.js", "modelcontext.wasm"} {
-		st, err := os.Stat(filepath.Join(root, "dist", f))
-		if err != nil {
-			return ""
+	built := func(names ...string) (time.Time, bool) {
+		var oldest time.Time
+		for _, f := range names {
+			st, err := os.Stat(filepath.Join(root, "dist", f))
+			if err != nil {
+				return oldest, false
+			}
+			if oldest.IsZero() || st.ModTime().Before(oldest) {
+				oldest = st.ModTime()
+			}
 		}
-		if oldest.IsZero() || st.ModTime().Before(oldest) {
-			oldest = st.ModTime()
+		return oldest, true
+	}
+	newer := func(dir string, after time.Time, counts func(rel string) bool) string {
+		found := ""
+		filepath.WalkDir(filepath.Join(root, dir), func(p string, e os.DirEntry, err error) error {
+			rel, _ := filepath.Rel(root, p)
+			if err == nil && found == "" && !e.IsDir() && counts(filepath.ToSlash(rel)) {
+				if st, err := e.Info(); err == nil && st.ModTime().After(after) {
+					found = rel
+				}
+			}
+			return nil
+		})
+		return found
+	}
+	source := func(rel string) bool { return strings.HasSuffix(rel, ".go") && !strings.HasSuffix(rel, "_test.go") }
+	if t, ok := built("modelcontext.js", "modelcontext-runtime.js"); ok {
+		if f := newer("js/loader", t, func(rel string) bool { return strings.HasSuffix(rel, ".js") }); f != "" {
+			return f
+		}
+		if f := newer("wasm/cmd/jsbuild", t, source); f != "" {
+			return f
 		}
 	}
-	newer := ""
-	check := func(p string) {
-		if st, err := os.Stat(p); err == nil && st.ModTime().After(oldest) && newer == "" {
-			newer, _ = filepath.Rel(root, p)
-		}
+	if t, ok := built("modelcontext.wasm"); ok {
+		return newer("wasm", t, func(rel string) bool {
+			return source(rel) && (!strings.HasPrefix(rel, "wasm/cmd/") || strings.HasPrefix(rel, "wasm/cmd/modelcontext/"))
+		})
 	}
-	check(filepath.Join(root, "js", "loader.js"))
-	filepath.WalkDir(filepath.Join(root, "wasm"), func(p string, e os.DirEntry, err error) error {
-		if err == nil && !e.IsDir() && strings.HasSuffix(p, ".go") && !strings.HasSuffix(p, "_test.go") &&
-			!strings.Contains(p, string(filepath.Separator)+"cmd"+string(filepath.Separator)+"bench") {
-			check(p)
-		}
-		return nil
-	})
-	return newer
+	return ""
 }
 
 // summarize sorts a copy of samples and returns its quartiles.

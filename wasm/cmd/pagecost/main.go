@@ -131,7 +131,7 @@ func parseFlags(args []string) (options, error) {
 	fl := flag.NewFlagSet("pagecost", flag.ContinueOnError)
 	var o options
 	o.root = root
-	fl.IntVar(&o.runs, "runs", 3, "Lighthouse rounds (each runs every variant once)")
+	fl.IntVar(&o.runs, "runs", 5, "Lighthouse rounds (each runs every variant once)")
 	fl.IntVar(&o.answers, "answers", 5, "first-answer samples per variant (each a fresh profile: cold, then repeat visit)")
 	fl.IntVar(&o.dom, "dom", 9, "busy-DOM samples per variant (with and without data-declarative; 0: none)")
 	fl.DurationVar(&o.pause, "pause", 5*time.Second, "wait between the cold and the repeat visit (lets Chromium compile and cache the module)")

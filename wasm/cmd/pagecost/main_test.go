@@ -12,7 +12,7 @@ func TestParseFlags(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if o.runs != 3 || o.answers != 5 || o.pause != 5*time.Second || !slices.Equal(o.variants, Variants) || !slices.Equal(o.answerVariants, AnswerVariants) {
+	if o.runs != 5 || o.answers != 5 || o.pause != 5*time.Second || !slices.Equal(o.variants, Variants) || !slices.Equal(o.answerVariants, AnswerVariants) {
 		t.Errorf("defaults: %+v", o)
 	}
 	o, err = parseFlags([]string{"-runs", "5", "-variants", "plain, lazy,lazy-prefetch", "-answer-variants", "lazy,idle", "-only", "answer"})
