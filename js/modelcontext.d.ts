@@ -259,6 +259,12 @@ declare global {
   // eslint-disable-next-line no-var
   var __MODELCONTEXT_WASM_URL__: string | undefined;
   /**
+   * Where the classic script's runtime (modelcontext-runtime.js) is, when it
+   * is not beside the script (the tag's data-runtime); set before it loads.
+   */
+  // eslint-disable-next-line no-var
+  var __MODELCONTEXT_RUNTIME_URL__: string | undefined;
+  /**
    * When the ES module starts (the script tag's data-boot): "lazy" (the
    * default) at the first consumer contact, "eager" at once, "idle" in idle
    * time after the load event. Set before the module is imported.
