@@ -85,7 +85,8 @@ function checkWasmURL() {
 
 // With an eager boot, the .wasm request starts now, before the rest of the
 // loader has run; boot awaits it (and reports its failure: it is marked
-// handled here). Otherwise boot fetches it when it starts.
+// handled here). Otherwise boot.js's start fetches it, while the runtime
+// loads.
 /** @type {Promise<Response> | null} */
 const wasmResponse = bootMode === "eager" && wasmURL !== "" && !wasmURL.startsWith("file:") ? fetch(wasmURL, { credentials: "same-origin" }) : null;
 if (wasmResponse) wasmResponse.catch(() => {});

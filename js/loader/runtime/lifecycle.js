@@ -4,6 +4,20 @@
 // teardowns, resourcelistchanged; reads and consumer subscriptions; and the
 // replay of the queue.
 
+// The lifecycle of a registration is the loader's: Go is told of a
+// registration (mc_register) and of its end (mc_unregister) and calls
+// nothing of the page's for it. Around those calls the loader runs the
+// teardown of a replaced registration before the new subscribe, calls
+// subscribe while the registration is still the current one, and fires
+// resourcelistchanged once per call, as the contract says.
+//
+// Go is told of a registration only once it needs it (see tellGo): a
+// template at once, since Go matches uris against templates; a concrete
+// resource at its first push or consumer subscription, at once when it
+// replaces one Go knows (whose consumer subscriptions it inherits), and at
+// once while an MCP server runs (which lists and reads from Go). A
+// resource registered and unregistered with none of those never enters Go.
+
 /**
  * registerNow runs the registration of r, already in the table, which
  * replaces old: it tells Go when Go needs it, then runs old's teardown,
