@@ -58,20 +58,18 @@ func declarations(code string) ([]decl, error) {
 
 // identifiers returns the names code uses as identifiers: words outside
 // strings and comments that neither follow a dot nor name a property of
-// an object literal. Template literals'
-// ${...} parts are code.
+// an object literal.
 func identifiers(code string) map[string]bool {
 	used := map[string]bool{}
-	for _, part := range codeParts(code) {
-		for _, loc := range identRe.FindAllStringIndex(part, -1) {
-			if loc[0] > 0 && (part[loc[0]-1] == '.' || isIdentByte(part[loc[0]-1])) {
-				continue
-			}
-			if isKey(part, loc[0], loc[1]) {
-				continue
-			}
-			used[part[loc[0]:loc[1]]] = true
+	text := codeOnly(code)
+	for _, loc := range identRe.FindAllStringIndex(text, -1) {
+		if loc[0] > 0 && (text[loc[0]-1] == '.' || isIdentByte(text[loc[0]-1])) {
+			continue
 		}
+		if isKey(text, loc[0], loc[1]) {
+			continue
+		}
+		used[text[loc[0]:loc[1]]] = true
 	}
 	return used
 }
@@ -93,12 +91,12 @@ func isIdentByte(c byte) bool {
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
-// codeParts splits code into its pieces outside string literals and
-// comments (a scanner good enough for the loader's sources: a quote inside
-// a regular expression literal would confuse it, and the tests that build
-// the loader would then fail on the lists below).
-func codeParts(code string) []string {
-	var parts []string
+// codeOnly returns code with its string literals and comments blanked out
+// (a template literal's text too; its ${...} parts stay). It is a scanner
+// good enough for the loader's sources: a quote inside a regular expression
+// literal would confuse it, and the tests that build the loader would then
+// fail on the crossing lists.
+func codeOnly(code string) string {
 	var b strings.Builder
 	depth := []int{} // brace depth at each open ${ of a template
 	braces := 0
@@ -146,8 +144,7 @@ func codeParts(code string) []string {
 			b.WriteByte(c)
 		}
 	}
-	parts = append(parts, b.String())
-	return parts
+	return b.String()
 }
 
 func skipString(code string, i int, q byte) int {
