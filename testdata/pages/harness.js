@@ -61,26 +61,6 @@
     runtimeRequests() {
       return performance.getEntriesByType('resource').map((e) => e.name).filter((u) => /\/modelcontext-runtime\.js(\?|#|$)/.test(u));
     },
-    // until resolves once f() returns a truthy value (checked every frame),
-    // with that value; after 5 s it rejects, naming what it waited for.
-    until(f, what) {
-      const end = performance.now() + 5000;
-      return new Promise((resolve, reject) => {
-        const check = () => {
-          let v;
-          try {
-            v = f();
-          } catch (e) {
-            reject(e);
-            return;
-          }
-          if (v) resolve(v);
-          else if (performance.now() > end) reject(new Error('waited 5 s for ' + what));
-          else setTimeout(check, 10);
-        };
-        check();
-      });
-    },
     // quiet resolves at a point after which a module that was going to load
     // by itself would have asked for its .wasm: after the load event, in an
     // idle period after it (when an idle boot starts), and after a request
