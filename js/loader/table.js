@@ -4,9 +4,10 @@
 // runtime has started: it reads and validates each descriptor once, assigns
 // the registration its ID, keeps the list in registration order (a
 // replacement keeps its place), knows which registration is the current one
-// of a uri, and looks concrete uris up; api.js runs each registration's
-// lifecycle (subscribe, teardowns, resourcelistchanged) and tells Go of a
-// registration once Go needs it. Go decides everything after: pushes,
+// of a uri, and looks concrete uris up; api.js queues each registration's
+// lifecycle until the module runs and runtime/lifecycle.js carries it out
+// (subscribe, teardowns, resourcelistchanged), telling Go of a registration
+// once Go needs it. Go decides everything after: pushes,
 // de-duplication, delivery, consumer subscriptions, template matching and
 // the MCP server.
 
@@ -35,15 +36,15 @@
  * @property {boolean} template
  * @property {string[] | undefined} parts a template split into literal, name, literal, ...
  * @property {Function | null} teardown
- * @property {string | null} base the comparison key of the last dispatched value (host.js's result)
+ * @property {string | null} base the comparison key of the last dispatched value (runtime/host.js's result)
  * @property {boolean} pullOnly subscribe threw: onChange does nothing
  * @property {boolean} done its unregister was called
  * @property {boolean} current it is the current registration of its key (in its table)
- * @property {boolean} inGo Go knows it (api.js's tellGo): it is in regs
+ * @property {boolean} inGo Go knows it (lifecycle.js's tellGo): it is in regs
  * @property {number} pushes onChange calls so far, which number the pushes (host.js)
  * @property {number | undefined} mimeClass how MCP sends its values (mcp.js), once known
  * @property {any} settle the descriptor's settle, in ms (0 once valid and absent)
- * @property {any} timer the settle timer of a burst of onChange calls (host.js's settled), or 0
+ * @property {any} timer the settle timer of a burst of onChange calls (runtime/host.js's settled), or 0
  * @property {number} burst when that burst's first onChange came (performance.now())
  * @property {boolean} markup registered from markup (markup.js), which page code replaces
  */

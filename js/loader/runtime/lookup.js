@@ -1,7 +1,7 @@
 // @ts-check
-// lookup.js: what Go knows of the table (api.js's tellGo), its registrations
+// lookup.js: what Go knows of the table (lifecycle.js's tellGo), its registrations
 // described to Go, and a uri resolved through Go's template matching.
-/** @type {Map<number, Registration>} the registrations Go knows (api.js's tellGo says which), by ID */
+/** @type {Map<number, Registration>} the registrations Go knows (lifecycle.js's tellGo says which), by ID */
 const regs = new Map();
 
 /**
