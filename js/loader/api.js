@@ -34,18 +34,24 @@ function registerResource(descriptor, options) {
   const signal = signalOf(options, s);
   if (state === FAILED || (signal !== undefined && signal.aborted)) return function unregister() {};
   const r = newRegistration(s);
-  const old = enter(r);
-  if (state === READY) registerNow(r, old);
-  else queue.push({ op: "register", r });
+  if (state === READY) registerNow(r);
+  else {
+    enter(r);
+    queue.push({ op: "register", r });
+  }
   const unregister = function unregister() {
     if (r.done) return;
     r.done = true;
     if (signal !== undefined) signal.removeEventListener("abort", unregister);
-    if (state === FAILED || !leave(r)) return;
     if (state === READY) unregisterNow(r);
-    else queue.push({ op: "unregister", r });
+    else if (state === LOADING && leave(r)) queue.push({ op: "unregister", r });
   };
-  if (signal !== undefined) signal.addEventListener("abort", unregister);
+  if (signal !== undefined) {
+    signal.addEventListener("abort", unregister);
+    // Aborted while it registered (by its subscribe, or a listener): the
+    // abort event has fired already.
+    if (signal.aborted) unregister();
+  }
   return unregister;
 }
 

@@ -1,15 +1,16 @@
 // @ts-check
-// table.js: the registration table. The loader owns it, because
-// registerResource, getResources and readResource must answer before the Go
-// runtime has started: it reads and validates each descriptor once, assigns
-// the registration its ID, keeps the list in registration order (a
-// replacement keeps its place), knows which registration is the current one
-// of a uri, and looks concrete uris up; api.js queues each registration's
-// lifecycle until the module runs and runtime/lifecycle.js carries it out
-// (subscribe, teardowns, resourcelistchanged), telling Go of a registration
-// once Go needs it. Go decides everything after: pushes,
-// de-duplication, delivery, consumer subscriptions, template matching and
-// the MCP server.
+// table.js: descriptors read and validated once, the registrations made of
+// them, and the table of current registrations by key.
+//
+// Go holds the registry. Before the module runs there is no Go to ask, so
+// until then the table stands in for it: registerResource, getResources and
+// subscribeResource answer from it at once (enter, leave, list), and api.js
+// queues the calls for Go. Once the module runs, Go decides which
+// registration is current and where it is listed, runtime/lifecycle.js
+// applies Go's answers here, and the table is a cache of them, in Go's
+// order: getResources and the MCP lists read it, and readResource,
+// subscribeResource and pushes look a concrete uri up in it, without a call
+// into Go.
 
 /**
  * @typedef {object} Registration one registerResource call: its descriptor
@@ -40,7 +41,6 @@
  * @property {boolean} pullOnly subscribe threw: onChange does nothing
  * @property {boolean} done its unregister was called
  * @property {boolean} current it is the current registration of its key (in its table)
- * @property {boolean} inGo Go knows it (lifecycle.js's tellGo): it is in regs
  * @property {number} pushes onChange calls so far, which number the pushes (host.js)
  * @property {number | undefined} mimeClass how MCP sends its values (mcp.js), once known
  * @property {any} settle the descriptor's settle, in ms (0 once valid and absent)
@@ -74,7 +74,7 @@ function snapshot(desc) {
     kind: kindOf(desc), desc, uri: undefined, name: undefined, title: undefined, description: undefined, mimeType: undefined,
     get: undefined, subscribe: undefined, annotations: undefined, uriTemplate: undefined,
     audience: undefined, priority: undefined, lastModified: undefined, subscribable: undefined,
-    id: 0, key: "", template: false, parts: undefined, teardown: null, base: null, pullOnly: false, done: false, current: false, inGo: false, pushes: 0,
+    id: 0, key: "", template: false, parts: undefined, teardown: null, base: null, pullOnly: false, done: false, current: false, pushes: 0,
     mimeClass: undefined, settle: undefined, timer: 0, burst: 0, markup: false,
   };
   if (s.kind !== K_OBJECT) return s;
@@ -245,8 +245,8 @@ function tableOf(r) {
 }
 
 /**
- * enter makes r the current registration of its key, in the place of the
- * one it replaces (which it returns) or last.
+ * enter makes r the current registration of its key before the module
+ * runs, in the place of the one it replaces (which it returns) or last.
  * @param {Registration} r
  */
 function enter(r) {

@@ -42,6 +42,23 @@ let goJSImports = 0;
 }
 
 setRuntimeHooks({
+  cacheDrift() {
+    if (!ex || !isReady()) return "";
+    for (const t of [resources, templates]) {
+      const what = t === templates ? "templates" : "resources";
+      const p = internal(ex.mc_list(t === templates ? 1 : 0));
+      const ids = Array.from(new Int32Array(ex.mem.buffer, p + 4, new Int32Array(ex.mem.buffer, p, 1)[0]));
+      if (ids.length !== t.size) return `Go lists ${ids.length} ${what} [${ids}], the loader's cache holds ${t.size}`;
+      let i = 0;
+      for (const [key, r] of t) {
+        if (r.id !== ids[i]) return `${what} at ${i}: Go lists ID ${ids[i]}, the loader's cache holds ID ${r.id} ("${key}")`;
+        if (!r.current || r.key !== key || regs.get(r.id) !== r) return `${what} at ${i}: the cache's registration ${r.id} ("${key}") is not current, or not in regs`;
+        i++;
+      }
+    }
+    if (regs.size !== resources.size + templates.size) return `regs holds ${regs.size} registrations, the cache ${resources.size + templates.size}`;
+    return "";
+  },
   stats() {
     return {
       registrations: ex ? ex.mc_stats(0) : 0,

@@ -17,6 +17,9 @@
 //   runtimeLoaded  whether the runtime (modelcontext-runtime.js) is loaded
 //   breakHost(f)   makes the next call of host function f throw, as a bug
 //                  in the loader would (once the runtime is loaded)
+//   cacheDrift()   "" when the loader's cache of current registrations
+//                  (table.js) holds what Go lists, in Go's order, else the
+//                  first difference ("" before the module runs)
 
 /** @type {any} the runtime's side (hooks.js), once the runtime is loaded */
 let runtimeHooks = null;
@@ -42,6 +45,9 @@ define(Symbol.for("modelcontext.internals"), {
   },
   get runtimeLoaded() {
     return runtimeHooks !== null;
+  },
+  cacheDrift() {
+    return runtimeHooks ? runtimeHooks.cacheDrift() : "";
   },
   breakHost(/** @type {string} */ name) {
     if (!runtimeHooks) throw new Error("modelcontext test hooks: breakHost before the runtime is loaded");

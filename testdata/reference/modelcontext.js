@@ -238,6 +238,7 @@
       const unregister = registerEntry(e, uri);
       const onAbort = () => unregister();
       signal.addEventListener('abort', onAbort, { once: true });
+      if (signal.aborted) unregister(); // aborted while it registered: the event has fired
       return function unregisterAndForget() {
         signal.removeEventListener('abort', onAbort);
         unregister();

@@ -11,6 +11,7 @@ import (
 	"github.com/modelcontext-go/modelcontext/wasm/mcp"
 	"github.com/modelcontext-go/modelcontext/wasm/registry"
 	"github.com/modelcontext-go/modelcontext/wasm/registry/registrytest"
+	"github.com/modelcontext-go/modelcontext/wasm/seam"
 )
 
 // The tests run under wasmbrowsertest with testdata/testhost.js as the
@@ -25,7 +26,6 @@ func fakeHost(t *testing.T) js.Value {
 	}
 	h.Set("answers", js.Global().Get("Object").New())
 	h.Set("throwIn", "")
-	h.Set("describeWith", js.Null())
 	h.Call("take")
 	reg = registry.New(host)
 	return h
@@ -48,10 +48,44 @@ func resource(uri string) int32 {
 	return put(fields{}.Str(uri).Str("application/json").Kind(registry.KindUndefined))
 }
 
+// words reads the record an export's result points to (see answer.go):
+// its first two words (0 for one it lacks) and the bytes after them.
+func words(t *testing.T, code int32) (uint32, uint32, string) {
+	t.Helper()
+	at := code
+	if at < 0 {
+		at = -at
+	}
+	if at != address() || len(out) < 4 {
+		t.Fatalf("result %d does not point to the record in out (at %d, %d bytes)", code, address(), len(out))
+	}
+	w := func(i int) uint32 {
+		return uint32(out[i]) | uint32(out[i+1])<<8 | uint32(out[i+2])<<16 | uint32(out[i+3])<<24
+	}
+	if len(out) < 8 {
+		return w(0), 0, ""
+	}
+	return w(0), w(4), string(out[8:])
+}
+
+// failed returns the message of the failure an export returned, and
+// whether it is a TypeError.
+func failed(t *testing.T, code int32) (string, bool) {
+	t.Helper()
+	if code >= 0 {
+		t.Fatalf("result %d, want a failure", code)
+	}
+	kind, n, msg := words(t, code)
+	if int(n) != len(msg) {
+		t.Fatalf("a failure of %d bytes holds %d", n, len(msg))
+	}
+	return msg, kind == seam.FailTypeError
+}
+
 func TestRegisterAndPushThroughTheHost(t *testing.T) {
 	h := fakeHost(t)
-	if code := mcRegister(1, 0, resource("state://a")); code != 0 {
-		t.Fatalf("mc_register = %d, error %q", code, h.Get("lastError"))
+	if code := mcRegister(1, resource("state://a")); code != 0 {
+		t.Fatalf("mc_register = %d", code)
 	}
 	// The lifecycle (subscribe, resourcelistchanged) is the loader's.
 	if got := take(h); got != "" {
@@ -71,53 +105,52 @@ func TestRegisterAndPushThroughTheHost(t *testing.T) {
 	if got := take(h); got != want {
 		t.Errorf("push calls\n got %s\nwant %s", got, want)
 	}
-	if code := mcPush(1, 3, 9, 0, 0); code != -1 {
-		t.Errorf("an unknown result = %d, want -1", code)
+	if msg, _ := failed(t, mcPush(1, 3, 9, 0, 0)); !strings.Contains(msg, "internal error in onChange") {
+		t.Errorf("an unknown result: %q", msg)
 	}
 	take(h)
-	if code := mcUnregister(1); code != 0 || take(h) != "" {
-		t.Errorf("unregister: %d", code)
+	if code := mcUnregister(1); code != 1 || take(h) != "" {
+		t.Errorf("unregister: %d, want 1", code)
+	}
+	if code := mcUnregister(1); code != 0 {
+		t.Errorf("unregister again: %d, want 0", code)
 	}
 }
 
-// TestAResourceToldWithoutItsFieldsIsDescribedWhenNeeded: the loader
-// registers a concrete resource with no fields (n = 0); Go asks for them
-// (describe) only when it needs the uri, here for a debug line, and once.
-func TestAResourceToldWithoutItsFieldsIsDescribedWhenNeeded(t *testing.T) {
-	h := fakeHost(t)
-	f := fields{}.Str("state://a").Str("application/json").Kind(registry.KindUndefined)
-	b := js.Global().Get("Uint8Array").New(len(f))
-	js.CopyBytesToJS(b, f)
-	h.Set("describeWith", b)
-	if code := mcRegister(1, 0, 0); code != 0 {
-		t.Fatalf("mc_register without fields = %d, error %q", code, h.Get("lastError"))
+// TestGoSaysWhatARegistrationReplacedAndListsInOrder: mc_register answers
+// the ID it replaced, and mc_list the current IDs in list order.
+func TestGoSaysWhatARegistrationReplacedAndListsInOrder(t *testing.T) {
+	fakeHost(t)
+	for _, tc := range []struct {
+		id   int32
+		uri  string
+		want int32
+	}{{1, "state://a", 0}, {2, "state://b", 0}, {3, "state://a", 1}} {
+		if got := mcRegister(tc.id, resource(tc.uri)); got != tc.want {
+			t.Errorf("mc_register(%d, %s) = %d, want %d", tc.id, tc.uri, got, tc.want)
+		}
 	}
-	mcPush(1, 1, int32(registry.ResultDifferent), 5, 0)
-	if got, want := take(h), "dispatch(1,5) release(5)"; got != want {
-		t.Errorf("a push without debug lines\n got %s\nwant %s", got, want)
+	n, first, rest := words(t, mcList(0))
+	if n != 2 || first != 3 || rest != "\x02\x00\x00\x00" {
+		t.Errorf("mc_list(0) = %d IDs: %d %q, want 2: 3, 2", n, first, rest)
 	}
-	mcPush(1, 2, int32(registry.ResultDifferent), 6, 1)
-	mcPush(1, 3, int32(registry.ResultSame), 0, 1)
-	want := `describe(1) debug([modelcontext] resource "state://a" changed) dispatch(1,6) release(6) ` +
-		`debug([modelcontext] resource "state://a": push suppressed (value unchanged))`
-	if got := take(h); got != want {
-		t.Errorf("pushes with debug lines\n got %s\nwant %s", got, want)
-	}
-	if key, mime, _, ok := reg.Info(1); !ok || key != "state://a" || mime != "application/json" {
-		t.Errorf("Info(1) = %q, %q, %v", key, mime, ok)
+	if n, _, _ := words(t, mcList(1)); n != 0 {
+		t.Errorf("mc_list(1) = %d templates, want 0", n)
 	}
 }
 
 func TestAMalformedRegistrationIsAnInternalError(t *testing.T) {
 	h := fakeHost(t)
-	if code := mcRegister(1, 0, put(fields{}.Num(1))); code != -1 {
-		t.Fatalf("mc_register of garbage = %d, want -1", code)
+	got, typeError := failed(t, mcRegister(1, put(fields{}.Num(1))))
+	if typeError || !strings.Contains(got, "modelcontext: internal error in registerResource") || !strings.Contains(got, "malformed") {
+		t.Errorf("error = %q (TypeError %v)", got, typeError)
 	}
-	if got := h.Get("lastError").String(); !strings.Contains(got, "modelcontext: internal error in registerResource") || !strings.Contains(got, "malformed") {
-		t.Errorf("error = %q", got)
+	if !strings.Contains(take(h), "error(modelcontext: internal error in registerResource") {
+		t.Error("the internal error was not reported to the console")
 	}
-	if code := mcRegister(1, 7, resource("state://a")); code != -1 {
-		t.Errorf("replacing an unknown registration = %d, want -1", code)
+	mcRegister(1, resource("state://a"))
+	if got, _ := failed(t, mcRegister(1, resource("state://b"))); !strings.Contains(got, "inconsistent registration") {
+		t.Errorf("an ID in use: %q", got)
 	}
 }
 
@@ -126,15 +159,12 @@ func TestAMalformedRegistrationIsAnInternalError(t *testing.T) {
 // of the push instead of a silent success, and the registry goes on.
 func TestAThrowingHostFailsOutOfBand(t *testing.T) {
 	h := fakeHost(t)
-	mcRegister(1, 0, resource("state://a"))
+	mcRegister(1, resource("state://a"))
 	s := mcSubscribe(1)
 	h.Set("throwIn", "deliver")
 	take(h)
-	if code := mcPush(1, 1, int32(registry.ResultDifferent), 3, 0); code != -1 {
-		t.Errorf("mc_push with a throwing deliver = %d, want -1", code)
-	}
-	if got := h.Get("lastError").String(); got != "modelcontext: internal error in onChange: the loader's deliver failed" {
-		t.Errorf("error = %q", got)
+	if got, _ := failed(t, mcPush(1, 1, int32(registry.ResultDifferent), 3, 0)); got != "modelcontext: internal error in onChange: the loader's deliver failed" {
+		t.Errorf("mc_push with a throwing deliver: error = %q", got)
 	}
 	take(h)
 	want := "dispatch(1,4) deliver(" + strconv.Itoa(int(s)) + ",4) release(4)"
@@ -146,13 +176,13 @@ func TestAThrowingHostFailsOutOfBand(t *testing.T) {
 func TestTemplatesMatchWithParameters(t *testing.T) {
 	h := fakeHost(t)
 	n := put(fields{}.Str("app://orders/{id}").Str("application/json").Strings("app://orders/", "id", ""))
-	if code := mcRegister(1, 0, n); code != 0 {
-		t.Fatalf("mc_register = %d: %s", code, h.Get("lastError"))
+	if code := mcRegister(1, n); code != 0 {
+		t.Fatalf("mc_register = %d", code)
 	}
 	take(h)
 	uri := "app://orders/a%20b"
-	if id := mcMatch(int32(copy(in, uri))); id != 1 || h.Get("params").String() != `{"id":"a b"}` {
-		t.Errorf("mc_match = %d, params %s", id, h.Get("params"))
+	if id, n, params := words(t, mcMatch(int32(copy(in, uri)))); id != 1 || int(n) != len(params) || params != `{"id":"a b"}` {
+		t.Errorf("mc_match = template %d, params %s (%d bytes)", id, params, n)
 	}
 	if id := mcMatch(int32(copy(in, "app://other/1"))); id != 0 {
 		t.Errorf("mc_match of a uri no template serves = %d", id)
@@ -171,13 +201,13 @@ func TestTheBufferKeepsWhatItHeldWhenItGrows(t *testing.T) {
 
 func TestAnMCPRequestThroughTheBridge(t *testing.T) {
 	h := fakeHost(t)
-	mcRegister(1, 0, resource("state://a"))
+	mcRegister(1, resource("state://a"))
 	take(h)
 	opts := put(fields{}.Kind(registry.KindObject).Str("test").Kind(registry.KindUndefined).Kind(registry.KindUndefined).
 		Kind(registry.KindUndefined).Kind(registry.KindUndefined).Kind(registry.KindUndefined).Str("http://page"))
 	server := mcMCPStart(opts)
 	if server <= 0 {
-		t.Fatalf("mc_mcp_start = %d: %s", server, h.Get("lastError"))
+		t.Fatalf("mc_mcp_start = %d", server)
 	}
 	if got := take(h); got != `mcpOpen(`+itoa(server)+`,test) mcpPost(`+itoa(server)+`,,"mcp-server-ready",0,0,0,0)` {
 		t.Errorf("start: %s", got)
@@ -207,7 +237,7 @@ func TestAnMCPRequestThroughTheBridge(t *testing.T) {
 		}
 	}
 	if code := mcMCPMessage(server, put(m), 1); code != 0 {
-		t.Fatalf("mc_mcp_message = %d: %s", code, h.Get("lastError"))
+		t.Fatalf("mc_mcp_message = %d", code)
 	}
 	if got := take(h); got != "mcpRead("+itoa(server)+",1,1,)" {
 		t.Fatalf("read: %s", got)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/modelcontext-go/modelcontext/wasm/mcp"
 	"github.com/modelcontext-go/modelcontext/wasm/registry"
+	"github.com/modelcontext-go/modelcontext/wasm/seam"
 )
 
 var (
@@ -31,15 +32,15 @@ func recoverEntry(name string, code *int32) {
 	}
 }
 
-// internalError reports the panic p of the export name and returns -1.
+// internalError reports the panic p of the export name and returns the
+// failure the export returns (see failure).
 func internalError(name string, p any) int32 {
 	msg := "modelcontext: internal error in " + name + ": " + panicText(p)
-	// The raw host calls, without checkFault: a second panic here would
+	// The raw host call, without checkFault: a second panic here would
 	// escape the export.
-	hostSetError(msg)
 	hostError(msg, 0)
 	fault = 0
-	return -1
+	return failure(seam.FailError, msg)
 }
 
 func panicText(p any) string {
@@ -65,36 +66,32 @@ func mcBuffer(n int32) unsafe.Pointer {
 	return unsafe.Pointer(&in[0])
 }
 
-// mc_register adds registration id, which replaces registration replaces
-// (or 0); the buffer holds its fields (registry.RegistrationFields, n bytes),
-// or, when n is 0, none: a concrete resource, whose fields Go asks for when
-// it needs them (hostDescribe). It returns 0, or -1 after handing the loader
-// the error's message. It calls nothing of the page's: the loader runs the
-// lifecycle around it.
+// mc_register adds registration id, whose fields the buffer holds
+// (registry.RegistrationFields, n bytes), as the current registration of
+// its key: it returns the ID of the registration it replaced, or 0, or a
+// failure. It calls nothing of the page's: the loader runs the lifecycle
+// around it.
 //
 //go:wasmexport mc_register
-func mcRegister(id, replaces, n int32) (code int32) {
+func mcRegister(id, n int32) (code int32) {
 	defer func() {
 		if p := recover(); p != nil {
 			code = internalError("registerResource", p)
 		}
 	}()
-	var r registry.Registration
-	var err error
-	if n != 0 {
-		r, err = registry.DecodeRegistration(in[:n])
-	}
-	if err == nil {
-		err = reg.Register(registry.ID(id), registry.ID(replaces), r)
-	}
+	r, err := registry.DecodeRegistration(in[:n])
 	if err != nil {
 		panic(err)
 	}
-	return 0
+	replaced, err := reg.Register(registry.ID(id), r)
+	if err != nil {
+		panic(err)
+	}
+	return int32(replaced)
 }
 
 // mc_unregister removes registration id and ends the consumer subscriptions
-// of its uri.
+// of its uri. It returns 1 when id was a current registration, else 0.
 //
 //go:wasmexport mc_unregister
 func mcUnregister(id int32) (code int32) {
@@ -103,8 +100,27 @@ func mcUnregister(id int32) (code int32) {
 			code = internalError("unregister", p)
 		}
 	}()
-	reg.Unregister(registry.ID(id))
+	if reg.Unregister(registry.ID(id)) {
+		return 1
+	}
 	return 0
+}
+
+// listed is mc_list's list, reused.
+var listed []registry.ID
+
+// mc_list returns the address of a list record: the IDs of the current
+// concrete resources (templates 0) or templates (1), in list order.
+//
+//go:wasmexport mc_list
+func mcList(templates int32) (code int32) {
+	defer recoverEntry("getResources", &code)
+	listed = reg.List(templates != 0, listed[:0])
+	out = word(out[:0], uint32(len(listed)))
+	for _, id := range listed {
+		out = word(out, uint32(id))
+	}
+	return address()
 }
 
 // mc_list_changed tells the MCP servers that the list of resources changed;
@@ -149,20 +165,21 @@ func mcPushGuarded(id, push, result, v, debug int32) (outcome int32) {
 	return int32(reg.Push(registry.ID(id), uint32(push), registry.Result(result), registry.Value(v)))
 }
 
-// mc_match returns the template that serves the uri in the first n bytes of
-// the buffer, or 0; for a match it hands the loader the parameters first.
+// mc_match returns the address of a match record (the ID and parameters of
+// the first template that serves the uri in the first n bytes of the
+// buffer), or 0.
 //
 //go:wasmexport mc_match
-func mcMatch(n int32) (id int32) {
-	defer recoverEntry("readResource", &id)
+func mcMatch(n int32) (code int32) {
+	defer recoverEntry("readResource", &code)
 	// No copy: nothing keeps uri (the parameters copy what they keep).
 	// Slicing first keeps the bounds check: a bad n panics and is recovered.
 	b := in[:n]
 	rid, params := reg.Match(unsafe.String(unsafe.SliceData(b), len(b)))
-	if rid != 0 {
-		hostSetParams(mcp.ParamsJSON(params))
+	if rid == 0 {
+		return 0
 	}
-	return int32(rid)
+	return matched(int32(rid), mcp.ParamsJSON(params))
 }
 
 // mc_subscribe starts a consumer subscription to the resource id, or

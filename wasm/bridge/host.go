@@ -36,20 +36,6 @@ func (*jsHost) Release(v registry.Value) {
 	}
 }
 
-// Describe has the loader write the fields of registration id into the
-// buffer (registry.RegistrationFields), which it overwrites: no caller up
-// the stack holds a view of it (the exports copy what they decode from it,
-// except mc_register and mc_match, which call nothing that describes).
-func (*jsHost) Describe(id registry.ID) registry.Registration {
-	n := hostDescribe(int32(id))
-	checkFault("describe")
-	r, err := registry.DecodeRegistration(in[:n])
-	if err != nil {
-		panic(err)
-	}
-	return r
-}
-
 func (*jsHost) Error(msg string, v registry.Value) {
 	hostError(msg, int32(v))
 	checkFault("error")
@@ -58,12 +44,6 @@ func (*jsHost) Error(msg string, v registry.Value) {
 func (*jsHost) Debug(msg string) {
 	hostDebug(msg)
 	checkFault("debug")
-}
-
-// fail hands the loader the message of the error it is about to throw.
-func (*jsHost) fail(msg string) {
-	hostSetError(msg)
-	checkFault("setError")
 }
 
 func (*jsHost) Post(server int32, session, msg string, attach mcp.Attachment, first, count int, v registry.Value) {

@@ -26,23 +26,14 @@ func hostEndSubscription(sub int32)
 //go:wasmimport modelcontext release
 func hostRelease(v int32)
 
-//go:wasmimport modelcontext describe
-func hostDescribe(id int32) int32
-
 //go:wasmimport modelcontext error
 func hostError(msg string, v int32)
 
 //go:wasmimport modelcontext debug
 func hostDebug(msg string)
 
-//go:wasmimport modelcontext setError
-func hostSetError(msg string)
-
 //go:wasmimport modelcontext ready
 func hostReady()
-
-//go:wasmimport modelcontext setParams
-func hostSetParams(json string)
 
 //go:wasmimport modelcontext mcpOpen
 func hostMCPOpen(server int32, channel string)

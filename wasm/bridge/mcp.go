@@ -5,6 +5,7 @@ package bridge
 import (
 	"github.com/modelcontext-go/modelcontext/wasm/mcp"
 	"github.com/modelcontext-go/modelcontext/wasm/registry"
+	"github.com/modelcontext-go/modelcontext/wasm/seam"
 )
 
 // The MCP servers started by serveMCP, by ID.
@@ -14,8 +15,8 @@ var (
 )
 
 // mc_mcp_start starts an MCP server. The buffer holds serveMCP's options
-// (mcp.OptionFields, n bytes). It returns the server's ID, or 0 after handing
-// the loader the TypeError's message.
+// (mcp.OptionFields, n bytes). It returns the server's ID, or a failure
+// whose kind is a TypeError for options it refuses.
 //
 //go:wasmexport mc_mcp_start
 func mcMCPStart(n int32) (id int32) {
@@ -27,8 +28,7 @@ func mcMCPStart(n int32) (id int32) {
 		}
 	}
 	if msg != "" {
-		host.fail("modelcontext: " + msg)
-		return 0
+		return failure(seam.FailTypeError, "modelcontext: "+msg)
 	}
 	lastServer++
 	hostMCPOpen(lastServer, opt.Channel)

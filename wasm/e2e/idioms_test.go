@@ -27,6 +27,13 @@ func TestRegisterResourceSignal(t *testing.T) {
 			`await H.settle();`,
 			`return {type: typeof un, listed: mc.getResources().length, changes: changes.length};`,
 		), want: `{"type": "function", "listed": 0, "changes": 0}`},
+		{name: "aborted while it registers (from subscribe) unregisters", js: lines(
+			`const c = new AbortController();`,
+			`let torn = 0;`,
+			`mc.registerResource({uri: 'sig://e', name: 'e', get: () => 1, subscribe: () => { c.abort(); return () => torn++; }}, {signal: c.signal});`,
+			`await H.settle();`,
+			`return {listed: mc.getResources().length, torn};`,
+		), want: `{"listed": 0, "torn": 1}`},
 		{name: "abort after unregister and after replacement does nothing", js: lines(
 			`const c1 = new AbortController(), c2 = new AbortController();`,
 			`const un = mc.registerResource({uri: 'sig://c', name: 'c', get: () => 1}, {signal: c1.signal});`,

@@ -42,8 +42,7 @@ let teardowns = 0, subscribes = 0, handled = 0, events = 0, listChanges = 0;
 let value = 0, onChange = null;
 mc.registerResource({uri: 'leak://pushed', name: 'pushed', get: () => ({n: value}),
   subscribe: (cb) => { onChange = cb; return () => {}; }});
-// Pushed once before the counts are taken: Go is told of a resource at its
-// first push.
+// Pushed once before the counts are taken: the baseline is set.
 onChange();
 mc.addEventListener('resourceupdated', () => { events++; });
 mc.addEventListener('resourcelistchanged', () => { listChanges++; });

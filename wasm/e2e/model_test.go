@@ -22,7 +22,8 @@ import (
 // (get calls, subscribe calls, teardowns, resourceupdated events, handler
 // calls, resourcelistchanged events, read outcomes, console errors and
 // warnings, in order, with the identity of every value) and the getResources()
-// snapshot must equal the model's prediction.
+// snapshot must equal the model's prediction, and the loader's cache of Go's
+// answers must hold what Go lists (TestTheLoaderCacheFollowsGo).
 //
 // It runs against the module and, as a check of the model itself, against
 // the reference. Environment:
@@ -35,8 +36,22 @@ func TestModel(t *testing.T) {
 	length := envInt(t, "MODEL_OPS", 40)
 	seed, replay := os.LookupEnv("MODEL_SEED")
 	eachImpl(t, func(t *testing.T, impl string) {
-		p := open(t, impl, "/model.html", "")
+		// The module runs as its test build, whose cacheDrift the model
+		// checks after every operation (testdata/pages/model.js).
+		query := ""
+		if impl == "wasm" {
+			requireTestBuild(t)
+			query = testBuild
+		}
+		p := open(t, impl, "/model.html", query)
 		p.Timeout = 120 * time.Second
+		if impl == "wasm" {
+			var hooked bool
+			p.Eval(`typeof document.modelContext[Symbol.for('modelcontext.internals')].cacheDrift === 'function'`, &hooked)
+			if !hooked {
+				t.Fatal("the test build has no internals.cacheDrift: the model would not check the loader's cache against Go")
+			}
+		}
 		if replay {
 			n, err := strconv.Atoi(seed)
 			if err != nil {

@@ -63,7 +63,7 @@ func TestRegistrationsAfterGoMemoryGrew(t *testing.T) {
 		faultRun(t, `
 const before = I.stats().wasmMemoryBytes;
 // Registrations with long, distinct uris, each pushed once from its
-// subscribe so that Go is told of it: each key is copied into Go's heap
+// subscribe: each key is copied into Go's heap
 // until Go grows its memory (the export buffer grows once, early).
 const pushOnce = (onChange) => { onChange(); return () => {}; };
 const long = 'x'.repeat(4000);
@@ -73,8 +73,8 @@ while (I.stats().wasmMemoryBytes === before && n < 50000) {
   n++;
 }
 const grew = I.stats().wasmMemoryBytes > before;
-// Short encodings next: they fit the buffer that did not move. Go is told
-// of a template at once, and of a replacement of a resource it knows.
+// Short encodings next: they fit the buffer that did not move: a template,
+// and a replacement of a resource.
 mc.registerResource({uriTemplate: 'state://tpl/{id}', name: 't', get: (p) => p.id});
 let replaceErr = '';
 try {

@@ -105,7 +105,7 @@ func BenchmarkRegisterUnregisterNop(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		id++
-		if err := r.Register(id, 0, reg); err != nil {
+		if _, err := r.Register(id, reg); err != nil {
 			b.Fatal(err)
 		}
 		r.Unregister(id)
@@ -123,7 +123,7 @@ func BenchmarkPushNop(b *testing.B) {
 	}{{"suppressed", registry.ResultSame, registry.Suppressed}, {"dispatched", registry.ResultDifferent, registry.Dispatched}} {
 		b.Run(tc.name, func(b *testing.B) {
 			r := registry.New(nopHost{})
-			if err := r.Register(1, 0, registry.Registration{Key: "bench://push", MIMEType: registry.DefaultMIMEType}); err != nil {
+			if _, err := r.Register(1, registry.Registration{Key: "bench://push", MIMEType: registry.DefaultMIMEType}); err != nil {
 				b.Fatal(err)
 			}
 			n := uint32(0)

@@ -16,25 +16,21 @@
 // with go test -race; the registrytest package holds the one fake Host the
 // tests share.
 //
-// # What the loader decides
+// # What the registry decides, what the loader does
 //
-// The loader (js/loader) must answer registerResource, getResources and
-// readResource before the Go runtime has started, so it owns the
-// registration table: it reads and validates each descriptor, assigns its
-// [ID], keeps the list in registration order, knows which registration is the
-// current one for a uri, and looks concrete uris up. It also runs each
+// The registry holds the registrations: which one is current for a uri (or
+// a uriTemplate), the list in its order (a replacement in the place of the
+// one it replaces), and what an unregistration ends. [Registry.Register]
+// answers which registration a new one replaced and [Registry.Unregister]
+// whether it ended a current one; the loader applies those answers to its
+// cache and lists from [Registry.List]. The loader reads and validates each
+// descriptor and assigns its [ID] (the page's objects stay in JavaScript),
+// stands in for the registry before the Go runtime has started (its table
+// answers then, and it queues the calls for the registry), and runs each
 // registration's lifecycle: it calls subscribe, runs teardowns (the old one
 // before the new subscribe when a uri is registered again) and fires
-// resourcelistchanged, so that registering and unregistering cost at most
-// one call into Go each and no call out. It tells the registry what happened
-// ([Registry.Register] names the registration a new one replaces), once the
-// registry needs to know: a template at once, a concrete resource at its
-// first push or consumer subscription, when it replaces one the registry
-// knows, or while an MCP server runs. A concrete resource comes without its
-// uri and mimeType: the registry asks for them ([Table.Describe]) the first
-// time it needs them (a debug line, an error, a consumer subscription, an
-// MCP server), so that a resource that only pushes to the page never sends
-// them. The registry trusts the loader.
+// resourcelistchanged, so that registering and unregistering cost one call
+// into Go each and none out.
 //
 // # Threading
 //

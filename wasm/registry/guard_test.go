@@ -1,19 +1,16 @@
 package registry_test
 
 import (
+	"fmt"
 	"math"
 	"testing"
 
 	"github.com/modelcontext-go/modelcontext/wasm/registry"
 )
 
-// panickyHost fails the test on any call once armed: the host of a push
-// that must call nothing out of Go. Before, it describes every resource as
-// state://x, for the set-up's consumer subscription.
-type panickyHost struct {
-	t     *testing.T
-	armed *bool
-}
+// panickyHost fails the test on any call: the host of a push that must call
+// nothing out of Go.
+type panickyHost struct{ t *testing.T }
 
 func (h panickyHost) fail(what string) { h.t.Helper(); h.t.Fatalf("Push called the host's %s", what) }
 
@@ -22,12 +19,6 @@ func (h panickyHost) Dispatch(registry.ID, registry.Value) { h.fail("Dispatch") 
 func (h panickyHost) EndSubscription(registry.SubID)       { h.fail("EndSubscription") }
 func (h panickyHost) Error(string, registry.Value)         { h.fail("Error") }
 func (h panickyHost) Debug(string)                         { h.fail("Debug") }
-func (h panickyHost) Describe(registry.ID) registry.Registration {
-	if *h.armed {
-		h.fail("Describe")
-	}
-	return registry.Registration{Key: "state://x", MIMEType: registry.DefaultMIMEType}
-}
 func (h panickyHost) Deliver(registry.SubID, registry.Value) registry.Value {
 	h.fail("Deliver")
 	return 0
@@ -38,16 +29,14 @@ func (h panickyHost) Deliver(registry.SubID, registry.Value) registry.Value {
 // call the host nor panic then, for any ID (current, gone, never seen,
 // negative) and any push number (new, late, extreme), and with consumers.
 func TestAnUnchangedPushCallsNothingAndCannotPanic(t *testing.T) {
-	armed := false
-	r := registry.New(panickyHost{t, &armed})
+	r := registry.New(panickyHost{t})
 	for id := registry.ID(1); id <= 20; id++ {
-		if err := r.Register(id, 0, registry.Registration{}); err != nil {
+		if _, err := r.Register(id, registry.Registration{Key: fmt.Sprintf("state://r%d", id), MIMEType: registry.DefaultMIMEType}); err != nil {
 			t.Fatal(err)
 		}
 	}
 	r.Subscribe(3)
 	r.Unregister(7)
-	armed = true
 	ids := []registry.ID{1, 3, 7, 20, 21, 0, -1, math.MinInt32, math.MaxInt32}
 	pushes := []uint32{0, 1, 2, 1, 1 << 31, math.MaxUint32, 5}
 	for _, id := range ids {

@@ -23,7 +23,7 @@ func (r *Registry) Push(id ID, push uint32, res Result, v Value) Outcome {
 		return Dropped
 	}
 	if res == ResultThrew {
-		r.host.Error("modelcontext: get() of "+quote(r.described(e))+" failed; nothing was pushed:", v)
+		r.host.Error("modelcontext: get() of "+quote(e.uri)+" failed; nothing was pushed:", v)
 		return Dropped
 	}
 	if push <= e.handled {
@@ -95,7 +95,7 @@ func (r *Registry) deliverAll() {
 func (r *Registry) deliver(e *entry, v Value) {
 	id, uri := e.id, ""
 	if len(r.watchers) > 0 {
-		uri = r.described(e) // asked now: a listener may unregister e
+		uri = e.uri // read now: a listener may unregister e
 	}
 	r.host.Dispatch(id, v)
 	// The consumers are read after the event: a listener may have subscribed,

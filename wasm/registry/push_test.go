@@ -99,24 +99,23 @@ func TestReplacementClearsBaselineAndKeepsSubscriptions(t *testing.T) {
 	}
 }
 
-func TestReplacementIsCheckedAgainstTheRegistry(t *testing.T) {
+func TestInconsistentRegistrationsAreRefused(t *testing.T) {
 	h := registrytest.New()
 	a := h.Register("state://a", func() (any, error) { return 1, nil }, nil)
 	reg := registry.Registration{Key: "state://b", MIMEType: "application/json"}
 	for _, tc := range []struct {
-		name         string
-		id, replaces registry.ID
-		reg          registry.Registration
+		name string
+		id   registry.ID
+		reg  registry.Registration
 	}{
-		{"an ID in use", a, 0, reg},
-		{"a zero ID", 0, 0, reg},
-		{"replacing an unknown registration", 10, 9, reg},
-		{"replacing a registration of another key", 10, a, reg},
-		{"a template replacing a resource", 10, a, registry.Registration{Key: "state://a", Template: &registry.Template{}}},
+		{"an ID in use", a, reg},
+		{"a zero ID", 0, reg},
+		{"a negative ID", -3, reg},
+		{"no key", 10, registry.Registration{MIMEType: "text/plain"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if err := h.R.Register(tc.id, tc.replaces, tc.reg); !errors.Is(err, registry.ErrRegistration) {
-				t.Errorf("Register = %v, want ErrRegistration", err)
+			if replaced, err := h.R.Register(tc.id, tc.reg); !errors.Is(err, registry.ErrRegistration) || replaced != 0 {
+				t.Errorf("Register = %d, %v, want 0, ErrRegistration", replaced, err)
 			}
 		})
 	}

@@ -98,7 +98,7 @@ func TestRegisterAndUnregisterAllocateNothingOnceWarm(t *testing.T) {
 	reg := registry.Registration{Key: "state://cycle", MIMEType: registry.DefaultMIMEType}
 	cycle := func() {
 		id++
-		if err := r.Register(id, 0, reg); err != nil {
+		if _, err := r.Register(id, reg); err != nil {
 			t.Fatal(err)
 		}
 		r.Unregister(id)
@@ -121,7 +121,6 @@ func (nopHost) Deliver(registry.SubID, registry.Value) registry.Value { return 0
 func (nopHost) EndSubscription(registry.SubID)                        {}
 func (nopHost) Error(string, registry.Value)                          {}
 func (nopHost) Debug(string)                                          {}
-func (nopHost) Describe(registry.ID) registry.Registration            { return registry.Registration{} }
 
 // A replacement whose old teardown registers the uri once more: the newer
 // registration replaces the one being made, which is then not subscribed

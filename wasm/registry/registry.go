@@ -62,32 +62,25 @@ type Console interface {
 	Debug(msg string)
 }
 
-// Table is the loader's registration table.
-type Table interface {
-	// Describe returns the uri and mimeType of id, a current concrete
-	// resource the registry was told of without them (see
-	// [Registry.Register]). As with [DecodeRegistration], the Key may point
-	// into a buffer the host reuses and the MIMEType is the registry's.
-	Describe(id ID) Registration
-}
-
 // Host is everything the registry needs from JavaScript. Every method may
 // re-enter the Registry.
 type Host interface {
 	Values
 	Consumers
 	Console
-	Table
 }
 
 type entry struct {
 	id        ID
-	uri       string     // the uri, or the uriTemplate of a template; "" until described (see described)
-	mimeType  string     // likewise
+	uri       string // the uri, or the uriTemplate of a template
+	hash      uint32 // hashURI(uri), for a concrete resource
+	mimeType  string
 	template  *Template  // nil for a concrete resource
 	consumers *consumers // the uri's consumer subscriptions; shared with the registrations it replaced
 	live      bool       // the current registration of its uri (in byID)
 	handled   uint32     // the newest push (the loader numbers them) whose result was dispatched or suppressed
+	prev      *entry     // a current concrete resource's neighbours in the list
+	next      *entry
 }
 
 // consumers are the consumer subscriptions of one uri, in the order they
@@ -114,8 +107,11 @@ type Watcher interface {
 // usable; call New.
 type Registry struct {
 	host      Host
-	byID      table    // the current registrations
-	templates []*entry // the current templates, in the order they match
+	byID      table  // the current registrations
+	byURI     table  // the current concrete resources, by uri
+	first     *entry // the current concrete resources in list order, through next
+	last      *entry
+	templates []*entry // the current templates, in list order, which is the order they match in
 	subs      map[SubID]*sub
 	watchers  []Watcher
 	lastSub   SubID
@@ -128,7 +124,7 @@ type Registry struct {
 
 // New returns an empty registry that calls out to host.
 func New(host Host) *Registry {
-	return &Registry{host: host, subs: map[SubID]*sub{}}
+	return &Registry{host: host, subs: map[SubID]*sub{}, byURI: table{uris: true}}
 }
 
 // SetDebug turns the debug lines on or off; the loader reads the page's
@@ -159,46 +155,95 @@ func (r *Registry) ListChanged() {
 }
 
 // ErrRegistration is returned for a registration the loader should never
-// have sent: an ID in use, or a replacement of a registration that is not the
-// current one for the same key.
+// have sent: an ID in use, or no key.
 var ErrRegistration error = wireError("registry: inconsistent registration")
 
-// Register adds registration id. When replaces is not 0 it is the current
-// registration of the same key, which id replaces in place: the new
-// registration starts with no baseline, consumer subscriptions of the uri
-// stay, and a template keeps its place in the matching order. The loader
-// runs the lifecycle around it (the old teardown, subscribe,
+// Register adds registration id as the current registration of its key (a
+// uri, or a uriTemplate: the two are separate lists) and returns the
+// registration it replaced, or 0. A replacement takes the place of the one
+// it replaces in the list and in the matching order; it starts with no
+// baseline, and the consumer subscriptions of the uri stay. The loader runs
+// the lifecycle around it (the old teardown, subscribe,
 // resourcelistchanged); Register calls nothing of the page's.
-//
-// A concrete resource may come without its uri and mimeType (a zero
-// Registration): the registry asks the host for them ([Table.Describe]) the
-// first time it needs them, for a debug line, an error, an MCP server or a
-// consumer subscription, so that a resource that only pushes to the page
-// never sends them.
-func (r *Registry) Register(id, replaces ID, reg Registration) error {
-	var old *entry
-	if replaces != 0 {
-		old = r.byID.get(replaces)
+func (r *Registry) Register(id ID, reg Registration) (ID, error) {
+	if id <= 0 || r.byID.get(id) != nil || reg.Key == "" {
+		return 0, ErrRegistration
 	}
-	if id <= 0 || r.byID.get(id) != nil || replaces != 0 &&
-		(old == nil || reg.Key != "" && old.uri != reg.Key || (old.template == nil) != (reg.Template == nil)) {
-		return ErrRegistration
+	var h uint32
+	if reg.Template == nil {
+		h = hashURI(reg.Key)
 	}
+	old := r.currentOf(reg.Key, h, reg.Template != nil)
 	e := r.newEntry(id, reg)
+	e.hash = h
 	r.byID.put(e)
-	if old == nil {
-		if e.template != nil {
-			r.templates = append(r.templates, e)
+	switch {
+	case e.template != nil && old == nil:
+		r.templates = append(r.templates, e)
+	case e.template != nil:
+		r.templates[indexOf(r.templates, old)] = e
+	case old == nil:
+		r.byURI.put(e)
+		e.prev = r.last
+		if r.last != nil {
+			r.last.next = e
+		} else {
+			r.first = e
 		}
-		return nil
+		r.last = e
+	default:
+		r.byURI.remove(old)
+		r.byURI.put(e)
+		r.relink(old, e)
+	}
+	if old == nil {
+		return 0, nil
 	}
 	r.byID.delete(old.id)
 	old.live = false
 	e.consumers = old.consumers
-	if e.template != nil {
-		r.templates[indexOf(r.templates, old)] = e
+	return old.id, nil
+}
+
+// currentOf returns the current registration of a uri (whose hash is h),
+// or of a uriTemplate.
+func (r *Registry) currentOf(key string, h uint32, template bool) *entry {
+	if !template {
+		return r.byURI.find(key, h)
+	}
+	for _, e := range r.templates {
+		if e.uri == key {
+			return e
+		}
 	}
 	return nil
+}
+
+// relink puts e in old's place in the list of concrete resources (or takes
+// old out when e is nil).
+func (r *Registry) relink(old, e *entry) {
+	prev, next := old.prev, old.next
+	old.prev, old.next = nil, nil
+	if e != nil {
+		e.prev, e.next = prev, next
+	}
+	link := e
+	if link == nil {
+		link = next
+	}
+	if prev != nil {
+		prev.next = link
+	} else {
+		r.first = link
+	}
+	if e == nil {
+		link = prev
+	}
+	if next != nil {
+		next.prev = link
+	} else {
+		r.last = link
+	}
 }
 
 // maxFree bounds the entries kept for reuse.
@@ -208,8 +253,7 @@ const maxFree = 16
 // behind, or a new one, so that registering and unregistering allocates
 // nothing once a page has done it before. A reused entry keeps its uri's
 // string when the new registration has the same uri; otherwise the key is
-// copied (it may point into the loader's buffer). A concrete resource told
-// without its uri starts with none (see described).
+// copied (it may point into the loader's buffer).
 //
 // Go code that holds an entry across a call out to the page must check,
 // after it, that the entry still has the ID it had: the page may have
@@ -233,16 +277,6 @@ func (r *Registry) newEntry(id ID, reg Registration) *entry {
 	return e
 }
 
-// described returns the uri of e, a current registration, asking the host
-// for the uri and mimeType of a concrete resource registered without them.
-func (r *Registry) described(e *entry) string {
-	if e.uri == "" {
-		d := r.host.Describe(e.id)
-		e.uri, e.mimeType = clone(d.Key), d.MIMEType
-	}
-	return e.uri
-}
-
 // recycle keeps an unregistered entry for newEntry, dropping what it
 // pointed to but its uri.
 func (r *Registry) recycle(e *entry) {
@@ -252,33 +286,54 @@ func (r *Registry) recycle(e *entry) {
 	}
 }
 
-// Unregister removes registration id, if it is current, and ends the
-// consumer subscriptions of its uri. (The loader runs its teardown and fires
-// resourcelistchanged.)
-func (r *Registry) Unregister(id ID) {
+// Unregister removes registration id and reports whether it was a current
+// one; it ends the consumer subscriptions of its uri. (The loader runs its
+// teardown and fires resourcelistchanged.)
+func (r *Registry) Unregister(id ID) bool {
 	e := r.byID.get(id)
 	if e == nil {
-		return
+		return false
 	}
 	r.byID.delete(id)
 	e.live = false
 	if e.template != nil {
 		i := indexOf(r.templates, e)
 		r.templates = append(r.templates[:i:i], r.templates[i+1:]...)
-	} else if c := e.consumers; c != nil {
-		e.consumers = nil
-		for _, s := range c.subs {
-			s.live = false
-			delete(r.subs, s.id)
-			r.host.EndSubscription(s.id)
+	} else {
+		r.byURI.remove(e)
+		r.relink(e, nil)
+		if c := e.consumers; c != nil {
+			e.consumers = nil
+			for _, s := range c.subs {
+				s.live = false
+				delete(r.subs, s.id)
+				r.host.EndSubscription(s.id)
+			}
 		}
 	}
 	r.recycle(e)
+	return true
 }
 
-// Match returns the first template, in registration order, that uri is an
-// instance of, with its parameters, or 0. (The loader looks concrete uris up
-// itself, before it asks for a template.)
+// List appends to dst the IDs of the current concrete resources, or of the
+// current templates, in list order: registration order, a replacement in
+// the place of the registration it replaced.
+func (r *Registry) List(templates bool, dst []ID) []ID {
+	if templates {
+		for _, e := range r.templates {
+			dst = append(dst, e.id)
+		}
+		return dst
+	}
+	for e := r.first; e != nil; e = e.next {
+		dst = append(dst, e.id)
+	}
+	return dst
+}
+
+// Match returns the first template, in list order, that uri is an instance
+// of, with its parameters, or 0. (The loader looks a concrete uri up in its
+// cache of the current resources first: see js/loader/table.js.)
 func (r *Registry) Match(uri string) (ID, []Param) {
 	for _, e := range r.templates {
 		if p, ok := e.template.Match(uri); ok {
@@ -303,7 +358,7 @@ func (r *Registry) Info(id ID) (key, mimeType string, template, ok bool) {
 	if e == nil {
 		return "", "", false, false
 	}
-	return r.described(e), e.mimeType, e.template != nil, true
+	return e.uri, e.mimeType, e.template != nil, true
 }
 
 // Subscribe adds a consumer subscription to the pushes of the uri of the
@@ -315,7 +370,7 @@ func (r *Registry) Subscribe(id ID) SubID {
 		return 0
 	}
 	if e.consumers == nil {
-		e.consumers = &consumers{uri: r.described(e)}
+		e.consumers = &consumers{uri: e.uri}
 	}
 	r.lastSub++
 	s := &sub{id: r.lastSub, live: true, of: e.consumers}
@@ -353,7 +408,7 @@ func (r *Registry) Stats() Stats {
 }
 
 // debug logs before + the uri of e + after in debug mode. The line is
-// built only then (and the uri asked for), and debug is small enough to be
+// built only then, and debug is small enough to be
 // inlined: a push in normal mode pays one test.
 func (r *Registry) debug(before string, e *entry, after string) {
 	if r.debugging {
@@ -364,7 +419,7 @@ func (r *Registry) debug(before string, e *entry, after string) {
 // debugLine is debug's line, apart so that debug stays small enough to
 // inline.
 func (r *Registry) debugLine(before string, e *entry, after string) {
-	r.host.Debug("[modelcontext] " + before + r.described(e) + after)
+	r.host.Debug("[modelcontext] " + before + e.uri + after)
 }
 
 // indexOf returns where e is in es; it must be there.

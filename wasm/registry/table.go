@@ -1,23 +1,31 @@
 package registry
 
-// table holds the current registrations by ID: an open-addressing hash table
-// with linear probing. The loader assigns IDs in sequence, so an ID masked by
-// the table's size spreads them without hashing; a Go map would hash each
-// int32 in software on WebAssembly, a measurable share of every push.
+// table holds entries in an open-addressing hash table with linear probing:
+// the current registrations by ID, or the current concrete resources by
+// uri. The loader assigns IDs in sequence, so an ID masked by the table's
+// size spreads them without hashing; a uri's home is its hash (entry.hash).
+// A Go map would hash in software on WebAssembly: keyed by uri, one measured
+// 700 ns of every register + unregister there.
 type table struct {
 	slots []*entry // a power of two long, or empty
 	n     int
+	uris  bool // keyed by uri, not by ID
 }
 
-func (t *table) home(id ID) int { return int(uint32(id)) & (len(t.slots) - 1) }
+func (t *table) home(e *entry) int {
+	if t.uris {
+		return int(e.hash) & (len(t.slots) - 1)
+	}
+	return int(uint32(e.id)) & (len(t.slots) - 1)
+}
 
-// get returns the registration id, or nil.
+// get returns the registration id, or nil (a table keyed by ID).
 func (t *table) get(id ID) *entry {
 	if t.n == 0 {
 		return nil
 	}
 	mask := len(t.slots) - 1
-	for i := t.home(id); ; i = (i + 1) & mask {
+	for i := int(uint32(id)) & mask; ; i = (i + 1) & mask {
 		e := t.slots[i]
 		if e == nil || e.id == id {
 			return e
@@ -25,13 +33,28 @@ func (t *table) get(id ID) *entry {
 	}
 }
 
-// put adds e, whose ID is not in the table.
+// find returns the entry of uri, whose hash is h, or nil (a table keyed by
+// uri).
+func (t *table) find(uri string, h uint32) *entry {
+	if t.n == 0 {
+		return nil
+	}
+	mask := len(t.slots) - 1
+	for i := int(h) & mask; ; i = (i + 1) & mask {
+		e := t.slots[i]
+		if e == nil || e.hash == h && e.uri == uri {
+			return e
+		}
+	}
+}
+
+// put adds e, whose key is not in the table.
 func (t *table) put(e *entry) {
 	if (t.n+1)*4 > len(t.slots)*3 {
 		t.grow()
 	}
 	mask := len(t.slots) - 1
-	i := t.home(e.id)
+	i := t.home(e)
 	for t.slots[i] != nil {
 		i = (i + 1) & mask
 	}
@@ -50,28 +73,31 @@ func (t *table) grow() {
 	}
 }
 
-// delete removes registration id, if it is there, shifting back the
-// entries that probed past its slot.
+// delete removes registration id, if it is there (a table keyed by ID).
 func (t *table) delete(id ID) {
+	if e := t.get(id); e != nil {
+		t.remove(e)
+	}
+}
+
+// remove takes e out, if it is there, shifting back the entries that probed
+// past its slot.
+func (t *table) remove(e *entry) {
 	if t.n == 0 {
 		return
 	}
 	mask := len(t.slots) - 1
-	i := t.home(id)
-	for {
-		e := t.slots[i]
-		if e == nil {
+	i := t.home(e)
+	for t.slots[i] != e {
+		if t.slots[i] == nil {
 			return
-		}
-		if e.id == id {
-			break
 		}
 		i = (i + 1) & mask
 	}
 	t.slots[i] = nil
 	t.n--
 	for j := (i + 1) & mask; t.slots[j] != nil; j = (j + 1) & mask {
-		k := t.home(t.slots[j].id)
+		k := t.home(t.slots[j])
 		// The entry at j may move into the hole at i unless its home lies
 		// cyclically in (i, j].
 		if i <= j && (k <= i || k > j) || i > j && k <= i && k > j {
@@ -79,4 +105,13 @@ func (t *table) delete(id ID) {
 			i = j
 		}
 	}
+}
+
+// hashURI is FNV-1a, a uri's home in a table keyed by uri.
+func hashURI(s string) uint32 {
+	h := uint32(2166136261)
+	for i := 0; i < len(s); i++ {
+		h = (h ^ uint32(s[i])) * 16777619
+	}
+	return h
 }

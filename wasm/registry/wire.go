@@ -61,8 +61,8 @@ type Registration struct {
 }
 
 // RegistrationFields names the fields of a registration in the order the
-// loader encodes them (for mc_register, a template's; for Describe, a
-// concrete resource's): the key, the mimeType, and, for a template, its parts
+// loader encodes them for mc_register: the key, the mimeType, and, for a
+// template, its parts
 // (an array of strings: literal, variable name, literal, ...; undefined for a
 // concrete resource).
 var RegistrationFields = []string{"key", "mimeType", "template"}
@@ -77,12 +77,10 @@ func (e wireError) Error() string { return string(e) }
 
 // DecodeRegistration reads the loader's encoding of a registration (see
 // RegistrationFields and DecodeFields). The Key it returns points into b,
-// without a copy: Register and the registry's described copy it when they
-// keep it.
+// without a copy: Register copies it when it keeps it.
 //
 // It reads the fields one by one rather than through DecodeFields: a
-// registration is decoded at every template's registerResource and every
-// Describe, and the generic reader
+// registration is decoded at every registerResource, and the generic reader
 // measured as much as the registry's whole register + unregister on
 // WebAssembly (BenchmarkDecodeRegistration).
 func DecodeRegistration(b []byte) (Registration, error) {

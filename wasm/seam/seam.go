@@ -10,5 +10,13 @@
 // functions and the bridge's //go:wasmimport declarations (and the exports
 // the loader calls and the bridge's //go:wasmexport functions) have the same
 // names and signatures. This package's test holds the module to what it may
-// link. The package imports nothing and declares nothing.
+// link. The package imports nothing; it declares the codes that belong to
+// the seam itself rather than to a package behind it.
 package seam
+
+// The kinds of failure an export returns (wasm/bridge's failure records):
+// the Error the loader throws.
+const (
+	FailError     = 0 // an internal error: a bug, or input the loader should never have sent
+	FailTypeError = 1 // a refused argument, such as serveMCP's options
+)

@@ -127,8 +127,9 @@ function encodeExtracts(table, root) {
   pos = 0;
   /** @type {string | undefined} */
   let resolvedURI;
-  /** @type {any} */
-  let resolved;
+  let resolvedID = 0;
+  /** @type {string | undefined} */
+  let resolvedParams;
   for (let i = 0; i < fields.length; i++) {
     let v = values[i];
     values[i] = undefined;
@@ -147,9 +148,12 @@ function encodeExtracts(table, root) {
         }
         if (v !== resolvedURI) {
           resolvedURI = v;
-          resolved = resolve(v);
+          const r = resources.get(v);
+          const m = r ? undefined : match(v);
+          resolvedID = r ? r.id : m ? m.r.id : 0;
+          resolvedParams = m ? m.params : undefined;
         }
-        v = fields[i].as === AS_RESOURCE ? (resolved ? resolved.id : 0) : resolved && resolved.template ? resolvedParams : undefined;
+        v = fields[i].as === AS_RESOURCE ? resolvedID : resolvedParams;
         break;
       case AS_UNREADABLE:
         v = unreadable;

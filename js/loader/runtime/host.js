@@ -16,7 +16,6 @@ const handlers = new Map();
 // that an endless loop is reported instead of exhausting the stack inside Go.
 const MAX_PUSH_DEPTH = 64;
 let pushDepth = 0;
-let lastError = ""; // the message of the error Go asked the loader to throw
 let started = false; // main has called ready
 
 const host = {
@@ -43,10 +42,6 @@ const host = {
   release(/** @type {number} */ h) {
     release(h);
   },
-  // func hostDescribe(id int32) int32
-  describe(/** @type {number} */ id) {
-    return encodeRegistration(/** @type {Registration} */ (regs.get(id)));
-  },
   // func hostError(msg string, v int32)
   error(/** @type {number} */ p, /** @type {number} */ n, /** @type {number} */ h) {
     if (h) console.error(str(p, n), vals[h]);
@@ -56,17 +51,9 @@ const host = {
   debug(/** @type {number} */ p, /** @type {number} */ n) {
     console.debug(str(p, n));
   },
-  // func hostSetError(msg string)
-  setError(/** @type {number} */ p, /** @type {number} */ n) {
-    lastError = str(p, n);
-  },
   // func hostReady()
   ready() {
     started = true;
-  },
-  // func hostSetParams(json string)
-  setParams(/** @type {number} */ p, /** @type {number} */ n) {
-    resolvedParams = str(p, n);
   },
   // func hostMCPOpen(server int32, channel string)
   mcpOpen(/** @type {number} */ server, /** @type {number} */ p, /** @type {number} */ n) {
@@ -106,7 +93,6 @@ function push(r) {
     quietError(`modelcontext: onChange of "${r.key}" re-entered ${MAX_PUSH_DEPTH} pushes deep (does get() call onChange?); this push was dropped`);
     return;
   }
-  if (!r.inGo) toGo(r);
   const n = ++r.pushes;
   pushDepth++;
   try {
@@ -197,12 +183,17 @@ function failed(r, n, e) {
 }
 
 /**
- * internal turns an export's error result into the Error Go described.
+ * internal returns what an export returned, or throws the failure it
+ * returned instead: minus the address of a record in Go's memory, its kind
+ * (an Error, or FAIL_TYPE_ERROR), its length and its message
+ * (wasm/bridge/answer.go).
  * @param {number} code
  */
 function internal(code) {
-  if (code < 0) throw new Error(lastError);
-  return code;
+  if (code >= 0) return code;
+  const w = new Int32Array(ex.mem.buffer, -code, 2);
+  const msg = str(-code + 8, w[1]);
+  throw w[0] === FAIL_TYPE_ERROR ? new TypeError(msg) : new Error(msg);
 }
 
 let faultAddr = 0;

@@ -1,39 +1,36 @@
 // @ts-check
 // lifecycle.js: a registration's life once the module runs (api.js queues
-// the calls made before): Go told of it when it needs it, subscribe and the
-// teardowns, resourcelistchanged; reads and consumer subscriptions; and the
-// replay of the queue.
+// the calls made before): Go told of it, subscribe and the teardowns,
+// resourcelistchanged; reads and consumer subscriptions; and the replay of
+// the queue.
 
-// The lifecycle of a registration is the loader's: Go is told of a
-// registration (mc_register) and of its end (mc_unregister) and calls
-// nothing of the page's for it. Around those calls the loader runs the
-// teardown of a replaced registration before the new subscribe, calls
-// subscribe while the registration is still the current one, and fires
+// Go holds the registry: which registration is the current one of a key,
+// the list and its order, templates, consumer subscriptions. mc_register
+// hands Go a registration and answers which one it replaced; mc_unregister
+// answers whether it ended a current one. The loader applies those answers
+// to its cache (table.js's resources and templates, each registration's
+// current, and regs) and never decides them itself once the module runs: a
+// replacement takes its predecessor's place in the cache as in Go's list, a
+// new key goes last, an unregistration leaves, so that the cache lists in
+// Go's order (the test build's cacheDrift checks it). Around those calls it runs what only JavaScript
+// can: the teardown of a replaced registration before the new subscribe,
+// subscribe while the registration is still the current one, and
 // resourcelistchanged once per call, as the contract says.
-//
-// Go is told of a registration only once it needs it (see tellGo): a
-// template at once, since Go matches uris against templates; a concrete
-// resource at its first push or consumer subscription, at once when it
-// replaces one Go knows (whose consumer subscriptions it inherits), and at
-// once while an MCP server runs (which lists and reads from Go). A
-// resource registered and unregistered with none of those never enters Go.
 
 /**
- * registerNow runs the registration of r, already in the table, which
- * replaces old: it tells Go when Go needs it, then runs old's teardown,
- * subscribes r and fires resourcelistchanged.
+ * registerNow registers r with Go, which answers the registration r
+ * replaces; then the old teardown runs, r is subscribed and
+ * resourcelistchanged fires. When Go refuses r, nothing changed and the
+ * Error it described is thrown.
  * @param {Registration} r
- * @param {Registration | undefined} old
  */
-function registerNow(r, old) {
-  if (r.template || (old !== undefined && old.inGo) || mcpServers.size > 0) {
-    const problem = tellGo(r, old);
-    if (problem) {
-      leave(r);
-      if (old) enter(old);
-      throw problem;
-    }
-  }
+function registerNow(r) {
+  const replaced = internal(ex.mc_register(r.id, encodeRegistration(r)));
+  const old = replaced ? regs.get(replaced) : undefined;
+  if (old) old.current = false;
+  regs.set(r.id, r);
+  tableOf(r).set(r.key, r); // in old's place, as in Go's list
+  r.current = true;
   if (old) retire(old);
   // A teardown may have replaced or unregistered r: then it is not subscribed.
   if (r.subscribe !== undefined && r.current) startSubscription(r);
@@ -42,38 +39,14 @@ function registerNow(r, old) {
 }
 
 /**
- * tellGo tells Go of r, which replaces old in Go when old is one Go knows:
- * a template with its fields, a concrete resource without them (Go asks for
- * its uri and mimeType when it needs them: host.describe). It returns the
- * Error Go described for a registration it refused, or null.
- * @param {Registration} r
- * @param {Registration | undefined} [old]
- */
-function tellGo(r, old) {
-  if (ex.mc_register(r.id, old !== undefined && old.inGo ? old.id : 0, r.template ? encodeRegistration(r) : 0) < 0) return new Error(lastError);
-  r.inGo = true;
-  regs.set(r.id, r);
-  return null;
-}
-
-/**
- * toGo makes sure that Go knows r, a current resource, before the loader
- * calls into Go about it.
- * @param {Registration} r
- */
-function toGo(r) {
-  if (r.inGo) return;
-  const problem = tellGo(r);
-  if (problem) throw problem;
-}
-
-/**
- * unregisterNow ends r, already out of the table: it tells Go when Go
- * knows r, then runs its teardown and fires resourcelistchanged.
+ * unregisterNow ends r when Go says it was a current registration: the
+ * cache forgets it, its teardown runs and resourcelistchanged fires.
  * @param {Registration} r
  */
 function unregisterNow(r) {
-  if (r.inGo) internal(ex.mc_unregister(r.id));
+  if (internal(ex.mc_unregister(r.id)) === 0) return;
+  r.current = false;
+  tableOf(r).delete(r.key);
   retire(r);
   if (debugOn()) debugLine('unregistered "' + r.key + '"');
   listChanged();
@@ -104,7 +77,7 @@ function startSubscription(r) {
 }
 
 /**
- * retire forgets r, which Go no longer knows, and runs its teardown.
+ * retire forgets r, which Go no longer holds, and runs its teardown.
  * @param {Registration} r
  */
 function retire(r) {
@@ -112,10 +85,7 @@ function retire(r) {
     clearTimeout(r.timer);
     r.timer = 0;
   }
-  if (r.inGo) {
-    r.inGo = false;
-    regs.delete(r.id);
-  }
+  regs.delete(r.id);
   const t = r.teardown;
   if (t === null) return;
   r.teardown = null;
@@ -141,12 +111,18 @@ function listChanged() {
   if (mcpServers.size > 0) internal(ex.mc_list_changed());
 }
 
-/** @param {string} uri */
+/**
+ * readNow reads uri: its current resource, else the first template that
+ * serves it.
+ * @param {string} uri
+ */
 function readNow(uri) {
   try {
-    const r = resolve(uri);
-    if (!r) return Promise.reject(notFound(uri));
-    return Promise.resolve(r.template ? r.get.call(r.desc, JSON.parse(/** @type {string} */ (resolvedParams))) : r.get.call(r.desc));
+    const r = resources.get(uri);
+    if (r) return Promise.resolve(r.get.call(r.desc));
+    const m = match(uri);
+    if (!m) return Promise.reject(notFound(uri));
+    return Promise.resolve(m.r.get.call(m.r.desc, JSON.parse(m.params)));
   } catch (e) {
     return Promise.reject(e);
   }
@@ -157,7 +133,6 @@ function readNow(uri) {
  * @param {Function} handler
  */
 function subscribeNow(r, handler) {
-  toGo(r);
   const sub = internal(ex.mc_subscribe(r.id));
   if (sub === 0) throw notFound(r.key);
   handlers.set(sub, { f: handler, uri: r.key });
@@ -176,10 +151,10 @@ function replay() {
     try {
       switch (q.op) {
         case "register":
-          registerNow(q.r, enter(q.r));
+          registerNow(q.r);
           break;
         case "unregister":
-          if (leave(q.r)) unregisterNow(q.r);
+          unregisterNow(q.r);
           break;
         case "read":
           readNow(q.uri).then(q.resolve, q.reject);

@@ -1,7 +1,7 @@
 // @ts-check
-// lookup.js: what Go knows of the table (lifecycle.js's tellGo), its registrations
-// described to Go, and a uri resolved through Go's template matching.
-/** @type {Map<number, Registration>} the registrations Go knows (lifecycle.js's tellGo says which), by ID */
+// lookup.js: the registrations Go holds by ID, their fields described to
+// Go, and the template Go finds for a uri.
+/** @type {Map<number, Registration>} every registration Go holds as current, by ID (lifecycle.js keeps it) */
 const regs = new Map();
 
 /**
@@ -32,21 +32,24 @@ function registrationField(r, name) {
   throw new Error("modelcontext: no registration field " + name);
 }
 
-/** @type {string | undefined} the parameters of the last template resolve found, as JSON text */
-let resolvedParams;
+/**
+ * @typedef {object} Match a template that serves a uri
+ * @property {Registration} r
+ * @property {string} params its parameters, as JSON text
+ */
 
 /**
- * resolve returns the registration that serves uri: the current concrete
- * resource first, then the first template, in registration order, that
- * matches (Go matches templates; their parameters are then in
- * resolvedParams). Only after ready.
+ * match returns the first template, in list order, that serves uri (Go
+ * matches templates), or undefined. Only after ready; a concrete uri is
+ * looked up first, in the cache of the current resources (table.js's
+ * resources).
  * @param {string} uri
- * @returns {Registration | undefined}
+ * @returns {Match | undefined}
  */
-function resolve(uri) {
-  const r = resources.get(uri);
-  if (r || templates.size === 0) return r;
-  resolvedParams = undefined;
-  const id = internal(ex.mc_match(putString(uri)));
-  return id ? regs.get(id) : undefined;
+function match(uri) {
+  if (templates.size === 0) return undefined;
+  const p = internal(ex.mc_match(putString(uri)));
+  if (p === 0) return undefined;
+  const w = new Int32Array(ex.mem.buffer, p, 2);
+  return { r: /** @type {Registration} */ (regs.get(w[0])), params: str(p + 8, w[1]) };
 }

@@ -85,8 +85,10 @@ function readFailure(uri, e) {
  */
 function mimeTypeOf(uri, blobType) {
   try {
-    const r = resolve(uri);
+    const r = resources.get(uri);
     if (r) return r.mimeType;
+    const m = match(uri);
+    if (m) return m.r.mimeType;
   } catch {}
   return blobType || "application/octet-stream";
 }

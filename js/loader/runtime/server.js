@@ -261,11 +261,7 @@ function base64(bytes) {
  * @param {{id: number, stopped: boolean}} handle
  */
 function serveNow(options, handle) {
-  // A server lists and reads from Go: Go knows every resource while one runs.
-  for (const r of resources.values()) toGo(r);
-  const id = internal(ex.mc_mcp_start(encodeExtracts(optionFields, { options, origin: location.origin })));
-  if (id === 0) throw new TypeError(lastError);
-  handle.id = id;
+  handle.id = internal(ex.mc_mcp_start(encodeExtracts(optionFields, { options, origin: location.origin })));
 }
 
 /**

@@ -25,9 +25,6 @@
         calls: [],
         answers: {}, // name → number to return (default 0)
         throwIn: "", // the next call of this function throws
-        describeWith: null, // the bytes describe writes into Go's buffer (the registration's fields)
-        lastError: "",
-        params: "",
         take() {
           const c = h.calls.join(" ");
           h.calls.length = 0;
@@ -38,10 +35,10 @@
       // The host functions, with where their strings are among the
       // arguments: [pointer index] of each (pointer, length) pair.
       const strings = {
-        error: [0], debug: [0], setError: [0], setParams: [0],
+        error: [0], debug: [0],
         mcpOpen: [1], mcpPost: [1, 3], mcpRead: [3],
       };
-      const names = ["dispatch", "deliver", "endSubscription", "release", "describe", "error", "debug", "setError", "ready", "setParams", "mcpOpen", "mcpClose",
+      const names = ["dispatch", "deliver", "endSubscription", "release", "error", "debug", "ready", "mcpOpen", "mcpClose",
         "mcpPost", "mcpRead", "textBytes"];
       const mod = {};
       for (const name of names) {
@@ -56,18 +53,10 @@
                 shown.push(String(args[i]));
               }
             }
-            if (name === "setError") h.lastError = shown[0];
-            if (name === "setParams") h.params = shown[0];
             h.calls.push(name + "(" + shown.join(",") + ")");
             if (h.throwIn === name) {
               h.throwIn = "";
               throw new Error("host " + name + " broke");
-            }
-            if (name === "describe" && h.describeWith) {
-              const b = h.describeWith;
-              const p = go.bridgeExports.mc_buffer(b.length);
-              new Uint8Array(go.bridgeExports.mem.buffer, p, b.length).set(b);
-              return b.length;
             }
             return h.answers[name] || 0;
           } catch (e) {

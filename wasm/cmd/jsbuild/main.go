@@ -73,7 +73,7 @@ func main() {
 var files = []string{
 	"values.js", // kinds, error text
 	"page.js",   // the script tag, the .wasm URL, document.modelContext
-	"table.js",  // the registration table: validation, list, lookups
+	"table.js",  // descriptors, validation; the table before boot, then the cache of Go's answers
 	"api.js",    // the page API and the queue before ready
 	"mcp.js",    // serveMCP, and its servers before the module runs
 	"tools.js",  // registerResourceTools
@@ -87,7 +87,7 @@ var runtimeFiles = []string{
 	"handles.js",       // value handles
 	"encode.js",        // fields and strings into Go's memory
 	"keys.js",          // comparison keys
-	"lookup.js",        // what Go knows of the table
+	"lookup.js",        // registrations by ID; Go's list and template matches
 	"host.js",          // the functions Go calls
 	"lifecycle.js",     // registrations once the module runs; the replay
 	"server.js",        // the MCP server's transport

@@ -7,6 +7,7 @@ import (
 
 	"github.com/modelcontext-go/modelcontext/wasm/mcp"
 	"github.com/modelcontext-go/modelcontext/wasm/registry"
+	"github.com/modelcontext-go/modelcontext/wasm/seam"
 )
 
 // constant is one value the loader receives from Go.
@@ -39,6 +40,7 @@ func constants() []constant {
 		{"RESULT_SAME", registry.ResultSame}, {"RESULT_DIFFERENT", registry.ResultDifferent},
 		{"RESULT_NO_KEY", registry.ResultNoKey}, {"RESULT_THREW", registry.ResultThrew},
 		{"DISPATCHED", registry.Dispatched},
+		{"FAIL_TYPE_ERROR", seam.FailTypeError},
 		{"ATTACH_NONE", mcp.AttachNone}, {"ATTACH_RESOURCES", mcp.AttachResources}, {"ATTACH_TEMPLATES", mcp.AttachTemplates},
 		{"ATTACH_TEXT", mcp.AttachText}, {"ATTACH_BLOB", mcp.AttachBlob},
 		{"CONTENT_FAILED", mcp.ContentFailed}, {"CONTENT_TEXT", mcp.ContentText}, {"CONTENT_BLOB", mcp.ContentBlob},

@@ -148,7 +148,7 @@ func TestHostFunctionsMatchTheImports(t *testing.T) {
 
 // TestExportCallsMatchTheExports: every export the loader calls exists, with
 // as many arguments as it takes, and every export is called, by the loader
-// or (mc_stats) by the test build's hooks.
+// or (mc_stats, mc_list) by the test build's hooks.
 func TestExportCallsMatchTheExports(t *testing.T) {
 	exports := bridgeFuncs(t, "//go:wasmexport")
 	call := regexp.MustCompile(`\bex\.(mc_\w+)\(`)

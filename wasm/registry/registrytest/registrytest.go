@@ -2,10 +2,11 @@
 // of the registry, the MCP server and their benchmarks share, in the way
 // net/http/httptest serves net/http's.
 //
-// A [Host] plays both JavaScript sides of a registry: the loader's table
-// and lifecycle (it assigns IDs, knows which registration is the current one
-// for a key, calls subscribe and teardowns and fires resourcelistchanged
-// around Registry.Register and Registry.Unregister, and runs onChange the
+// A [Host] plays both JavaScript sides of a registry: the loader's
+// lifecycle (it assigns IDs, keeps the registry's answers of which
+// registration is the current one for a key as the loader caches them, calls
+// subscribe and teardowns and fires resourcelistchanged around
+// Registry.Register and Registry.Unregister, and runs onChange the
 // way the loader does: it numbers the call, calls the getter, compares the
 // value's key with the baseline and hands Registry.Push the result) and the
 // host functions. Values are Go values, a getter is a Go func, the
@@ -41,11 +42,9 @@ type Host struct {
 	// PanicIn names a host method ("Dispatch", "Deliver") that panics the
 	// next time it is called, like a JavaScript host that broke.
 	PanicIn string
-	// Describes counts the registry's calls of Describe.
-	Describes int
 
 	lastID   registry.ID
-	current  map[string]registry.ID // the loader's table: key → current registration
+	current  map[string]registry.ID // the loader's cache of the registry's answers: key → current registration
 	regs     map[registry.ID]*reg
 	vals     map[registry.Value]any
 	lastVal  registry.Value
@@ -56,7 +55,6 @@ type Host struct {
 
 type reg struct {
 	key      string
-	desc     registry.Registration // what Describe answers
 	get      func(params []registry.Param) (any, error)
 	sub      func(onChange func()) any
 	teardown func()
@@ -85,9 +83,8 @@ func New() *Host {
 }
 
 // Register registers a concrete resource the way the loader does: a new ID,
-// replacing the current registration of uri if there is one, told to the
-// registry without its uri and mimeType (which Describe answers). sub may be
-// nil.
+// which replaces the current registration of uri if there is one (the
+// registry says which). sub may be nil.
 func (h *Host) Register(uri string, get func() (any, error), sub func(onChange func()) any) registry.ID {
 	return h.register(registry.Registration{Key: uri, MIMEType: registry.DefaultMIMEType},
 		func([]registry.Param) (any, error) { return get() }, sub)
@@ -110,16 +107,15 @@ func (h *Host) register(r registry.Registration, get func([]registry.Param) (any
 	}
 	h.lastID++
 	id := h.lastID
-	h.regs[id] = &reg{key: key, desc: r, get: get, sub: sub}
-	replaces := h.current[key]
-	h.current[key] = id
-	told := r
-	if r.Template == nil {
-		told = registry.Registration{}
-	}
-	if err := h.R.Register(id, replaces, told); err != nil {
+	h.regs[id] = &reg{key: key, get: get, sub: sub}
+	replaces, err := h.R.Register(id, r)
+	if err != nil {
 		panic("registrytest: " + err.Error())
 	}
+	if replaces != h.current[key] {
+		panic(fmt.Sprintf("registrytest: the registry says %d replaced %d, the current registration of %s", id, replaces, key))
+	}
+	h.current[key] = id
 	// The lifecycle, as the loader runs it: the old teardown, then
 	// subscribe while the registration is still current, then the event.
 	if replaces != 0 {
@@ -168,7 +164,9 @@ func (h *Host) Unregister(id registry.ID) {
 		return
 	}
 	delete(h.current, r.key)
-	h.R.Unregister(id)
+	if !h.R.Unregister(id) {
+		panic(fmt.Sprintf("registrytest: the registry had no current registration %d of %s", id, r.key))
+	}
 	h.retire(id)
 	h.listChanged()
 }
@@ -358,17 +356,6 @@ func (h *Host) Release(v registry.Value) {
 		panic(fmt.Sprintf("registrytest: release of unknown handle %d", v))
 	}
 	delete(h.vals, v)
-}
-
-// Describe implements registry.Table. It panics unless id is a
-// registration the registry may ask about: a current concrete resource.
-func (h *Host) Describe(id registry.ID) registry.Registration {
-	h.Describes++
-	r := h.regs[id]
-	if r == nil || h.current[r.key] != id || r.desc.Template != nil {
-		panic(fmt.Sprintf("registrytest: Describe(%d): not a current concrete resource", id))
-	}
-	return r.desc
 }
 
 // Dispatch implements registry.Consumers.
