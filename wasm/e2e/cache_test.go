@@ -6,9 +6,10 @@ import (
 )
 
 // Go holds the registry: mc_register answers which registration a new one
-// replaced, mc_unregister whether it ended a current one, and getResources
-// lists from Go. The loader keeps a cache of those answers (table.js) to
-// look concrete uris up without a call into Go. The test build's
+// replaced, mc_unregister whether it ended a current one. The loader keeps
+// a cache of those answers (table.js), in Go's order, which getResources and
+// the MCP lists read and concrete uris are looked up in without a call into
+// Go. The test build's
 // internals.cacheDrift() compares that cache with Go's list; the model test
 // checks it after every operation of its sequences, and this test walks the
 // paths where the cache is written from inside the page's own code.

@@ -22,8 +22,9 @@
 // a uriTemplate), the list in its order (a replacement in the place of the
 // one it replaces), and what an unregistration ends. [Registry.Register]
 // answers which registration a new one replaced and [Registry.Unregister]
-// whether it ended a current one; the loader applies those answers to its
-// cache and lists from [Registry.List]. The loader reads and validates each
+// whether it ended a current one; the loader applies those answers to a
+// cache it lists from, in the order of [Registry.List] (its test build
+// checks the two agree). The loader reads and validates each
 // descriptor and assigns its [ID] (the page's objects stay in JavaScript),
 // stands in for the registry before the Go runtime has started (its table
 // answers then, and it queues the calls for the registry), and runs each

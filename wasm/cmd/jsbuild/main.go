@@ -87,7 +87,7 @@ var runtimeFiles = []string{
 	"handles.js",       // value handles
 	"encode.js",        // fields and strings into Go's memory
 	"keys.js",          // comparison keys
-	"lookup.js",        // registrations by ID; Go's list and template matches
+	"lookup.js",        // registrations by ID; the template Go finds for a uri
 	"host.js",          // the functions Go calls
 	"lifecycle.js",     // registrations once the module runs; the replay
 	"server.js",        // the MCP server's transport
