@@ -169,13 +169,8 @@ func (r *Registry) Register(id ID, reg Registration) (ID, error) {
 	if id <= 0 || r.byID.get(id) != nil || reg.Key == "" {
 		return 0, ErrRegistration
 	}
-	var h uint32
-	if reg.Template == nil {
-		h = hashURI(reg.Key)
-	}
-	old := r.currentOf(reg.Key, h, reg.Template != nil)
 	e := r.newEntry(id, reg)
-	e.hash = h
+	old := r.currentOf(e)
 	r.byID.put(e)
 	switch {
 	case e.template != nil && old == nil:
@@ -192,28 +187,27 @@ func (r *Registry) Register(id ID, reg Registration) (ID, error) {
 		}
 		r.last = e
 	default:
-		r.byURI.remove(old)
-		r.byURI.put(e)
+		r.byURI.replace(old, e)
 		r.relink(old, e)
 	}
 	if old == nil {
 		return 0, nil
 	}
-	r.byID.delete(old.id)
+	r.byID.remove(old)
 	old.live = false
 	e.consumers = old.consumers
 	return old.id, nil
 }
 
-// currentOf returns the current registration of a uri (whose hash is h),
-// or of a uriTemplate.
-func (r *Registry) currentOf(key string, h uint32, template bool) *entry {
-	if !template {
-		return r.byURI.find(key, h)
+// currentOf returns the current registration of e's key (a uri, or a
+// uriTemplate), which e is not yet.
+func (r *Registry) currentOf(e *entry) *entry {
+	if e.template == nil {
+		return r.byURI.find(e.uri, e.hash)
 	}
-	for _, e := range r.templates {
-		if e.uri == key {
-			return e
+	for _, x := range r.templates {
+		if x.uri == e.uri {
+			return x
 		}
 	}
 	return nil
@@ -260,20 +254,27 @@ const maxFree = 16
 // unregistered it and registered another into the same entry.
 func (r *Registry) newEntry(id ID, reg Registration) *entry {
 	var e *entry
-	uri := ""
 	if n := len(r.free); n > 0 {
 		e = r.free[n-1]
 		r.free[n-1] = nil
 		r.free = r.free[:n-1]
-		uri = e.uri
 	} else {
 		e = new(entry)
 	}
-	if uri != reg.Key {
-		uri = clone(reg.Key)
+	// A recycled entry keeps its uri and that uri's hash: a uri registered
+	// again (a route's resource, as the visitor comes back to it) is neither
+	// copied nor hashed again.
+	if e.uri != reg.Key || e.uri == "" {
+		e.uri, e.hash = clone(reg.Key), 0
+	}
+	switch {
+	case reg.Template != nil:
+		e.hash = 0
+	case e.hash == 0:
+		e.hash = hashURI(e.uri)
 	}
 	// The rest is zero: new, or cleared by recycle.
-	e.id, e.uri, e.mimeType, e.template, e.live = id, uri, reg.MIMEType, reg.Template, true
+	e.id, e.mimeType, e.template, e.live = id, reg.MIMEType, reg.Template, true
 	return e
 }
 
@@ -281,7 +282,7 @@ func (r *Registry) newEntry(id ID, reg Registration) *entry {
 // pointed to but its uri.
 func (r *Registry) recycle(e *entry) {
 	if len(r.free) < maxFree {
-		*e = entry{uri: e.uri}
+		*e = entry{uri: e.uri, hash: e.hash}
 		r.free = append(r.free, e)
 	}
 }
@@ -294,7 +295,7 @@ func (r *Registry) Unregister(id ID) bool {
 	if e == nil {
 		return false
 	}
-	r.byID.delete(id)
+	r.byID.remove(e)
 	e.live = false
 	if e.template != nil {
 		i := indexOf(r.templates, e)

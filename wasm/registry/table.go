@@ -73,11 +73,14 @@ func (t *table) grow() {
 	}
 }
 
-// delete removes registration id, if it is there (a table keyed by ID).
-func (t *table) delete(id ID) {
-	if e := t.get(id); e != nil {
-		t.remove(e)
+// replace puts e in the slot of old, whose key e has.
+func (t *table) replace(old, e *entry) {
+	mask := len(t.slots) - 1
+	i := t.home(old)
+	for t.slots[i] != old {
+		i = (i + 1) & mask
 	}
+	t.slots[i] = e
 }
 
 // remove takes e out, if it is there, shifting back the entries that probed

@@ -20,7 +20,11 @@ func TestTableAgainstAMap(t *testing.T) {
 			want[next] = e
 		case op < 7 && next > 0:
 			id := ID(rng.IntN(int(next)) + 1)
-			tab.delete(id)
+			if e := tab.get(id); e != nil {
+				tab.remove(e)
+			} else {
+				tab.remove(&entry{id: id}) // not there: nothing changes
+			}
 			delete(want, id)
 		default:
 			id := ID(rng.IntN(int(next)+2)) - 1
