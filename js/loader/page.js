@@ -23,7 +23,14 @@ let bootMode = "lazy";
 let bootStarted = false;
 
 // debugOn reads the debug switch now: data-debug on the tag, or
-// globalThis.__MODELCONTEXT_DEBUG__ === true at this moment.
+// globalThis.__MODELCONTEXT_DEBUG__ === true at this moment. It is read on
+// every registration and push. A global the page never set is looked for
+// past the window's own properties, among the document's named elements;
+// an own property of the global object is found at once, so there is one,
+// undefined until the page sets it.
+if (!Object.prototype.hasOwnProperty.call(globalThis, "__MODELCONTEXT_DEBUG__")) {
+  Object.defineProperty(globalThis, "__MODELCONTEXT_DEBUG__", { value: undefined, writable: true, configurable: true, enumerable: false });
+}
 function debugOn() {
   return debugAttr || /** @type {any} */ (globalThis).__MODELCONTEXT_DEBUG__ === true ? 1 : 0;
 }
@@ -104,6 +111,7 @@ function scriptURLFromStack() {
 // WebMCP, a polyfill, another library; an own property or an accessor on
 // Document.prototype), which is augmented and never replaced, or a new
 // EventTarget.
+let madeHere = false; // mc is the EventTarget ownContext made
 /** @type {any} */
 const mc = ownContext();
 
@@ -112,6 +120,7 @@ function ownContext() {
   if (own !== null && (typeof own === "object" || typeof own === "function")) return own;
   const target = new EventTarget();
   Object.defineProperty(document, "modelContext", { value: target, configurable: true, enumerable: true });
+  madeHere = true;
   return target;
 }
 // events fires the module's events: mc itself, or, for an existing object
@@ -127,10 +136,34 @@ if (events !== mc) {
 /** @type {(type: string, listener: any, options?: any) => void} */
 const listen = /** @type {any} */ (events.addEventListener).bind(events);
 
+// heard says, for each of the module's events, whether a listener may be
+// listening. When none can be, the module makes no event (runtime/host.js's
+// resourceupdated, runtime/lifecycle.js's resourcelistchanged): a
+// CustomEvent, and for a list change a copy of the list, is most of what a
+// push or a register and its unregister cost, and most pages have no
+// listener. Listeners are seen on an EventTarget of this file's making (mc
+// made here, or the one that carries an object's events), added through its
+// addEventListener or set as an on… handler; a type stays heard once one
+// was. A page's own object that carries events (native WebMCP, a polyfill)
+// may have had listeners before this file ran, or get them from another
+// script world: on it every event is made.
+const heard = { resourceupdated: events === mc && !madeHere, resourcelistchanged: events === mc && !madeHere };
+
+/**
+ * mayHear shares heard with the runtime.
+ * @param {"resourceupdated" | "resourcelistchanged"} type
+ */
+function mayHear(type) {
+  return heard[type];
+}
+
 // A listener for one of the module's events is a consumer: adding one
 // starts the module. Every other type passes through untouched.
 define("addEventListener", function addEventListener(/** @type {any} */ type, /** @type {any} */ listener, /** @type {any} */ options) {
-  if (!bootStarted && (type === "resourceupdated" || type === "resourcelistchanged")) wake(`a listener for ${type} was added`);
+  if (type === "resourceupdated" || type === "resourcelistchanged") {
+    heard[/** @type {"resourceupdated" | "resourcelistchanged"} */ (type)] = true;
+    if (!bootStarted) wake(`a listener for ${type} was added`);
+  }
   return listen(type, listener, options);
 });
 
@@ -139,7 +172,7 @@ define("addEventListener", function addEventListener(/** @type {any} */ type, /*
 // as a listener added when it was first set; null or anything that is not a
 // function clears it (and a later function is added anew, last). Setting a
 // function starts the module, as adding a listener does.
-for (const type of ["resourceupdated", "resourcelistchanged"]) {
+for (const type of /** @type {const} */ (["resourceupdated", "resourcelistchanged"])) {
   /** @type {Function | null} */
   let handler = null;
   const listener = (/** @type {Event} */ ev) => {
@@ -159,6 +192,7 @@ for (const type of ["resourceupdated", "resourcelistchanged"]) {
       }
       if (handler === null) listen(type, listener);
       handler = f;
+      heard[type] = true;
       if (!bootStarted) wake(`on${type} was set`);
     },
   });

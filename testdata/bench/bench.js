@@ -98,6 +98,9 @@
     if (ev.detail.value !== undefined) updated++;
   };
   let resourceCount = 0;
+  // The resourcelistchanged listener of a "-heard" set: the events it
+  // heard, and the length of the last list.
+  let listening = false, heard = 0, heardLength = 0;
   const readValue = { rev: 0, route: '/cart', count: 3 };
   const sameValue = { rev: 0, route: '/cart', count: 3 };
   const cycleValue = { rev: 0 };
@@ -149,7 +152,17 @@
   B.setup = (set) => {
     if (impl === 'bare') return { crossing: typeof globalThis.bareNoop };
     if (impl === 'floor') return { exports: Object.keys(window.floor.exports).filter((k) => k.startsWith('floor_')) };
-    if (set === 'main') {
+    // A set named "...-heard" is that set with a resourcelistchanged
+    // listener, which reads the list each event carries.
+    const base = set.endsWith('-heard') ? set.slice(0, -'-heard'.length) : set;
+    if (base !== set) {
+      listening = true;
+      mc.addEventListener('resourcelistchanged', (ev) => {
+        heard++;
+        heardLength = ev.detail.resources.length;
+      });
+    }
+    if (base === 'main') {
       source('small', 'bench://push/small', 40);
       source('10k', 'bench://push/10k', 10_000);
       source('100k', 'bench://push/100k', 100_000);
@@ -169,7 +182,7 @@
       });
       // The first push of a resource always dispatches: set the baselines.
       for (const k of ['small', '10k', '100k', 'handler', 'same']) sources[k].onChange();
-    } else if (set === 'list') {
+    } else if (base === 'list') {
       for (let i = 0; i < 1000; i++) {
         const d = {
           uri: 'bench://list/' + i,
@@ -261,10 +274,15 @@
     },
     // registerResource and its unregister (each fires resourcelistchanged).
     'register-cycle': (ops) => {
+      const before = heard;
       const t0 = performance.now();
       for (let i = 0; i < ops; i++) mc.registerResource(cycleDesc)();
       const ms = performance.now() - t0;
       check(mc.getResources().length === resourceCount, 'the register cycle left resources behind');
+      if (listening) {
+        check(heard - before === 2 * ops, `${ops} cycles fired ${heard - before} resourcelistchanged events, want ${2 * ops}`);
+        check(heardLength === resourceCount, `the last resourcelistchanged listed ${heardLength} resources, want ${resourceCount}`);
+      }
       return ms;
     },
     // The same with one push in between, dispatched to one listener (a new

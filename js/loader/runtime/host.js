@@ -21,7 +21,7 @@ let started = false; // main has called ready
 const host = {
   // func hostDispatch(id, v int32)
   dispatch(/** @type {number} */ id, /** @type {number} */ h) {
-    dispatch("resourceupdated", { uri: /** @type {Registration} */ (regs.get(id)).key, value: vals[h] });
+    if (mayHear("resourceupdated")) dispatch("resourceupdated", { uri: /** @type {Registration} */ (regs.get(id)).key, value: vals[h] });
   },
   // func hostDeliver(sub, v int32) int32
   deliver(/** @type {number} */ sub, /** @type {number} */ h) {

@@ -105,9 +105,10 @@ function runTeardown(r, t) {
   }
 }
 
-// listChanged fires resourcelistchanged, then tells the MCP servers.
+// listChanged fires resourcelistchanged, unless no listener can hear it
+// (page.js's heard), then tells the MCP servers.
 function listChanged() {
-  dispatch("resourcelistchanged", { resources: list(resources) });
+  if (mayHear("resourcelistchanged")) dispatch("resourcelistchanged", { resources: list(resources) });
   if (mcpServers.size > 0) internal(ex.mc_list_changed());
 }
 

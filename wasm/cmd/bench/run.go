@@ -25,7 +25,7 @@ import (
 type workload struct {
 	Key   string // in the table and the JSON
 	JS    string // the name bench.js (mcp.js) knows it by
-	Set   string // "main" (a few resources registered), "list" (1,000), "mcp", "mcp-floor" or "mcp-least"
+	Set   string // "main" (a few resources registered), "list" (1,000), either with "-heard" (a resourcelistchanged listener), "mcp", "mcp-floor" or "mcp-least"
 	Label string
 	// Max is the target: the median over the rounds of ours / the reference
 	// (for the set "mcp": ours / MCP-B's server), in CPU time, is at most Max;
@@ -55,6 +55,8 @@ var workloads = []workload{
 	{"get-resources", "get-resources", "list", "getResources(), 1,000 resources", maxInPage},
 	{"register-cycle", "register-cycle", "main", "register + unregister (6 registered)", maxInPage},
 	{"register-cycle-1000", "register-cycle", "list", "register + unregister (1,000 registered)", maxInPage},
+	{"register-cycle-heard", "register-cycle", "main-heard", "register + unregister, heard by a listener (6 registered)", maxInPage},
+	{"register-cycle-heard-1000", "register-cycle", "list-heard", "register + unregister, heard by a listener (1,000 registered)", maxInPage},
 	{"register-push-cycle", "register-push-cycle", "main", "register, push once, unregister (6 registered)", maxInPage},
 	{"mcp-read", "mcp-read", "mcp", "MCP read round trip", maxMCPRead},
 	// The floor of the MCP target: the least server there can be (see
@@ -72,8 +74,8 @@ var impls = []string{"ours", "ref"}
 // mcp.html, where the stock MCP client talks to our server or to MCP-B's
 // (@mcp-b/global; in -against mode the -against build stands in for it).
 var (
-	workloadSets = []string{"main", "list", "mcp", "mcp-floor", "mcp-least"}
-	setImpls     = map[string][]string{"main": impls, "list": impls, "mcp": {"ours", "mcpb"}, "mcp-floor": {"floor", "mcpb"}, "mcp-least": {"ours", "floor"}}
+	workloadSets = []string{"main", "main-heard", "list", "list-heard", "mcp", "mcp-floor", "mcp-least"}
+	setImpls     = map[string][]string{"main": impls, "main-heard": impls, "list": impls, "list-heard": impls, "mcp": {"ours", "mcpb"}, "mcp-floor": {"floor", "mcpb"}, "mcp-least": {"ours", "floor"}}
 )
 
 // mcpBundles are what mcp.html loads from testdata/out/ (make mcpclient).
