@@ -1,9 +1,16 @@
-// background.js: the extension's service worker. It knows the tabs whose
-// page serves MCP (their content script said so), exposes at most one of
-// them, the one the visitor clicked in the popup, and carries that tab's
-// messages to and from the native host: the modelcontext relay, which
-// Chrome starts when a tab is first exposed (chrome.runtime.connectNative)
-// and which serves the tab to desktop MCP clients.
+// background.js: the extension's service worker. It runs the content
+// script on the sites the visitor allowed in the popup, and nowhere else;
+// it knows the tabs whose page serves MCP (their content script said so),
+// exposes at most one of them, the one the visitor clicked in the popup,
+// and carries that tab's messages to and from the native host: the
+// modelcontext relay, which Chrome starts when a tab is first exposed
+// (chrome.runtime.connectNative) and which serves the tab to desktop MCP
+// clients.
+//
+// The allowed sites are the content scripts registered for them
+// (chrome.scripting.registerContentScripts, one per origin, kept across
+// browser sessions): Chrome holds them, and the popup's list of sites is
+// read from there.
 //
 // The exposure is for a tab and an origin: a reload keeps it (the host
 // re-establishes its clients' sessions and tells them), a navigation to
@@ -69,6 +76,55 @@ chrome.runtime.onConnect.addListener((port) => {
     if (exposed !== null && exposed.tabId === tabId) detachDocument();
   });
 });
+
+// A site's content script registration, by its origin.
+const SITE = "site ";
+
+/** @returns {Promise<string[]>} the origins the visitor allowed */
+async function sites() {
+  const all = await chrome.scripting.getRegisteredContentScripts();
+  return all.filter((c) => c.id.startsWith(SITE)).map((c) => c.id.slice(SITE.length));
+}
+
+/**
+ * allow runs the content script on origin's pages from now on, and in its
+ * tabs already open, which are asked once whether they serve.
+ * @param {string} origin
+ */
+async function allow(origin) {
+  if (!/^https?:\/\/[^/]+$/.test(origin) || originOf(origin) !== origin) return `agents cannot be allowed on "${origin}": not a web site`;
+  if (!(await sites()).includes(origin)) {
+    await chrome.scripting.registerContentScripts([
+      { id: SITE + origin, matches: [origin + "/*"], js: ["content.js"], runAt: "document_start", allFrames: false, persistAcrossSessions: true },
+    ]);
+  }
+  for (const t of await chrome.tabs.query({})) {
+    if (t.id === undefined || originOf(t.url || "") !== origin) continue;
+    const target = { tabId: t.id };
+    try {
+      await chrome.scripting.executeScript({ target, files: ["content.js"] });
+      await chrome.scripting.executeScript({ target, func: () => /** @type {any} */ (globalThis).__modelcontextExtension?.probe() });
+    } catch {
+      // The tab is gone, or shows an error page: its next page gets the script.
+    }
+  }
+  return "";
+}
+
+/**
+ * disallow stops running the content script on origin's pages: the exposure
+ * ends if it was there, and the scripts in its tabs stop listening.
+ * @param {string} origin
+ */
+async function disallow(origin) {
+  await chrome.scripting.unregisterContentScripts({ ids: [SITE + origin] }).catch(() => {});
+  if (exposed !== null && exposed.origin === origin) stop("");
+  for (const [tabId, t] of tabs) {
+    if (originOf(t.url) !== origin) continue;
+    t.port.postMessage({ type: "bye" });
+    tabs.delete(tabId);
+  }
+}
 
 chrome.tabs.onRemoved.addListener((tabId) => {
   if (exposed !== null && exposed.tabId === tabId) stop("the exposed tab was closed");
@@ -150,33 +206,50 @@ function stop(why) {
   }
 }
 
-function state() {
+// state is what the popup shows: the serving tabs, the exposure, the
+// allowed sites, and the site of the tab the visitor is looking at (the
+// active tab of the last focused window), when it is a web site.
+async function state() {
+  const [active] = await chrome.tabs.query({ active: true, lastFocusedWindow: true });
+  const here = originOf(active?.url || "");
   return {
     tabs: [...tabs].map(([tabId, t]) => ({ tabId, url: t.url, title: t.title })),
     exposed: exposed && { tabId: exposed.tabId, url: exposed.url, attached: exposed.doc !== 0 && prefix !== "" },
     host: host !== null,
     sessions,
     error: hostError,
+    sites: await sites(),
+    here: /^https?:/.test(here) ? here : "",
   };
 }
 
-// The popup's requests. Only the popup page may expose a tab: a content
-// script's message (sender.url is its page's) is refused.
+// The popup's requests. Only the popup page may allow a site or expose a
+// tab: a content script's message (sender.url is its page's) is refused.
 chrome.runtime.onMessage.addListener((m, sender, reply) => {
   if (sender.id !== chrome.runtime.id || !String(sender.url).startsWith(POPUP)) return false;
+  /** @type {() => Promise<string>} */
+  let act;
   switch (m?.type) {
     case "state":
-      reply(state());
+      act = async () => "";
+      break;
+    case "allow":
+      act = () => allow(String(m.origin));
+      break;
+    case "disallow":
+      act = async () => (await disallow(String(m.origin)), "");
       break;
     case "expose":
-      reply({ error: expose(Number(m.tabId)), ...state() });
+      act = async () => expose(Number(m.tabId));
       break;
     case "stop":
-      stop("");
-      reply(state());
+      act = async () => (stop(""), "");
       break;
     default:
       return false;
   }
-  return false;
+  act()
+    .then(async (error) => reply({ ...(await state()), error: error || hostError }))
+    .catch((e) => reply({ tabs: [], exposed: null, sessions: 0, sites: [], here: "", error: String(e && e.message ? e.message : e) }));
+  return true; // the reply comes later
 });

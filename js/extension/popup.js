@@ -1,6 +1,7 @@
-// popup.js: the tabs that serve resources, which one (if any) desktop
-// agents are connected to, and the visitor's choice: one click exposes one
-// tab, another stops.
+// popup.js: the sites where agents may look (the extension runs nothing
+// anywhere else), the tabs there that serve resources, which one (if any)
+// desktop agents are connected to, and the visitor's choices: one click
+// allows the site of the tab in front, one exposes one tab, another stops.
 
 const $ = (/** @type {string} */ id) => /** @type {HTMLElement} */ (document.getElementById(id));
 
@@ -36,6 +37,26 @@ function render(s) {
     list.append(li);
   }
   $("empty").hidden = s.tabs.length > 0;
+  const here = $("here");
+  here.hidden = !s.here || s.sites.includes(s.here);
+  here.dataset.origin = s.here;
+  $("here-site").textContent = s.here;
+  const sites = $("sites");
+  sites.replaceChildren();
+  for (const origin of s.sites) {
+    const li = document.createElement("li");
+    li.dataset.origin = origin;
+    const name = document.createElement("div");
+    name.className = "page";
+    name.textContent = origin;
+    const b = document.createElement("button");
+    b.className = "disallow";
+    b.textContent = "Remove";
+    b.addEventListener("click", () => send({ type: "disallow", origin }));
+    li.append(name, b);
+    sites.append(li);
+  }
+  $("no-sites").hidden = s.sites.length > 0;
   $("stop").hidden = !s.exposed;
   const status = $("status");
   if (!s.exposed) status.textContent = "No tab is exposed: desktop agents see nothing.";
@@ -54,5 +75,6 @@ async function send(m) {
 }
 
 $("stop").addEventListener("click", () => send({ type: "stop" }));
+$("allow").addEventListener("click", () => send({ type: "allow", origin: $("here").dataset.origin }));
 send({ type: "state" });
 setInterval(() => send({ type: "state" }), 500);

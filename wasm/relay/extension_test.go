@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	cdppage "github.com/chromedp/cdproto/page"
+	"github.com/chromedp/chromedp"
 	"github.com/modelcontext-go/modelcontext/wasm/internal/browsertest"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -21,7 +23,8 @@ import (
 // the native host installed in its profile (<user data dir>/NativeMessagingHosts,
 // by the relay's --install-native-host). Pages come from browsertest's
 // server; the visitor's click is a click on the popup's button, with the
-// popup page open in a tab. Clients connect to the host Chrome started: the
+// popup page open in a tab (and the tab the visitor looks at brought to the
+// front, for the popup's "Let agents see this site"). Clients connect to the host Chrome started: the
 // stdio client (relay --extension, run in this process) and Streamable HTTP
 // at the URL the host wrote.
 
@@ -121,6 +124,18 @@ func (b *extBrowser) page(path string) *page {
 	return &page{Tab: tab, t: t, url: u}
 }
 
+// pageOn opens path in a new tab of b on the server's other site:
+// localhost, not 127.0.0.1.
+func (b *extBrowser) pageOn(path string) *page {
+	t := b.t
+	t.Helper()
+	u := strings.Replace(browsertest.URL(t, path), "://127.0.0.1:", "://localhost:", 1)
+	tab := b.Tab(t)
+	tab.Timeout = timeout
+	tab.Navigate(u)
+	return &page{Tab: tab, t: t, url: u}
+}
+
 // popup opens the extension's popup page in a tab.
 func (b *extBrowser) popup() *browsertest.Tab {
 	b.t.Helper()
@@ -143,6 +158,28 @@ func waitPopup(pop *browsertest.Tab, cond string) {
 
 func listed(u string) string {
 	return fmt.Sprintf(`[...document.querySelectorAll("#tabs li")].some((li) => li.dataset.url === %q)`, u)
+}
+
+// allowSite brings p to the front, clicks the popup's "Let agents see this
+// site" for p's site, and waits until the popup lists the site.
+func allowSite(pop *browsertest.Tab, p *page) string {
+	pop.TB().Helper()
+	u, err := url.Parse(p.url)
+	if err != nil {
+		pop.TB().Fatal(err)
+	}
+	origin := u.Scheme + "://" + u.Host
+	if err := chromedp.Run(p.Ctx, cdppage.BringToFront()); err != nil {
+		pop.TB().Fatal(err)
+	}
+	waitPopup(pop, fmt.Sprintf(`!document.getElementById("here").hidden && document.getElementById("here").dataset.origin === %q`, origin))
+	pop.Eval(`document.getElementById("allow").click()`, nil)
+	waitPopup(pop, siteListed(origin))
+	return origin
+}
+
+func siteListed(origin string) string {
+	return fmt.Sprintf(`[...document.querySelectorAll("#sites li")].some((li) => li.dataset.origin === %q)`, origin)
 }
 
 // expose clicks the popup's button for the tab showing u, and waits until
@@ -181,16 +218,27 @@ func (b *extBrowser) httpClient(version string) *client {
 	return connectHTTP(b.t, &relayRun{url: b.hostURL(), stderr: &syncBuffer{}}, version)
 }
 
-// TestExtension: the visitor exposes one tab in the popup; a stdio client
-// and a Streamable HTTP client (each in a session of its own) list, read and
-// subscribe, and see a push the page makes. A page that did not opt in is
-// never posted to and never listed, though the content script was there.
+// TestExtension: the visitor allows the site, then exposes one tab in the
+// popup; a stdio client and a Streamable HTTP client (each in a session of
+// its own) list, read and subscribe, and see a push the page makes. A page
+// of the site that did not opt in is never posted to and never listed,
+// though the content script was there; on a site not allowed nothing of
+// the extension runs: a serving page there is never listed, though it
+// announced itself before the allowed site's page did.
 func TestExtension(t *testing.T) {
 	b := newExtBrowser(t)
+	pop := b.popup()
+	waitPopup(pop, `!document.getElementById("no-sites").hidden`)
+	allowSite(pop, b.page("/blank.html?test="+url.QueryEscape(t.Name())))
+	elsewhere := b.pageOn("/relay.html?test=" + url.QueryEscape(t.Name()) + "&site=other")
 	optout := b.page("/extension-optout.html?test=" + url.QueryEscape(t.Name()))
 	p := b.page("/relay.html?test=" + url.QueryEscape(t.Name()))
-	pop := b.popup()
 	waitPopup(pop, listed(p.url))
+	var listedElsewhere bool
+	pop.Eval(listed(elsewhere.url), &listedElsewhere)
+	if listedElsewhere {
+		t.Errorf("the popup lists %s, on a site the visitor did not allow", elsewhere.url)
+	}
 	var sessions int
 	p.Eval(`relayTest.sessions()`, &sessions)
 	if n := p.mark(); sessions != 0 || n != 0 {
@@ -266,15 +314,19 @@ func TestExtension(t *testing.T) {
 	t.Logf("once it opted in, the page saw: %v", firstSeen)
 }
 
-// TestExtensionReloadAndSwitch: a reload of the exposed tab, and the
-// visitor exposing another tab, each end in notifications to the client
-// (its subscription may have changed), then reads reach the page now
-// exposed; stopping ends the stdio client's connection with an error.
+// TestExtensionReloadAndSwitch: tabs open before their site was allowed
+// are found (asked once whether they serve); a reload of the exposed tab,
+// and the visitor exposing another tab, each end in notifications to the
+// client (its subscription may have changed), then reads reach the page
+// now exposed; stopping ends the stdio client's connection with an error,
+// and removing the site takes its tabs off the list.
 func TestExtensionReloadAndSwitch(t *testing.T) {
 	b := newExtBrowser(t)
 	p := b.page("/relay.html?test=" + url.QueryEscape(t.Name()) + "&tab=1")
 	q := b.page("/relay.html?test=" + url.QueryEscape(t.Name()) + "&tab=2")
 	pop := b.popup()
+	origin := allowSite(pop, p)
+	waitPopup(pop, listed(p.url)+" && "+listed(q.url))
 	expose(pop, p.url)
 	r, c := b.stdioClient(legacy)
 	if err := c.Subscribe(c.ctx(), &mcp.SubscribeParams{URI: "test://watched-resource"}); err != nil {
@@ -318,6 +370,9 @@ func TestExtensionReloadAndSwitch(t *testing.T) {
 	}
 	r.err = nil
 	waitPopup(pop, `!document.querySelector("#tabs li.exposed")`)
+
+	pop.Eval(fmt.Sprintf(`[...document.querySelectorAll("#sites li")].find((li) => li.dataset.origin === %q).querySelector("button.disallow").click()`, origin), nil)
+	waitPopup(pop, `!(`+siteListed(origin)+`) && !(`+listed(p.url)+`) && !(`+listed(q.url)+`)`)
 }
 
 // TestExtensionConformance runs the official conformance suite's resources
@@ -326,6 +381,7 @@ func TestExtensionConformance(t *testing.T) {
 	b := newExtBrowser(t)
 	p := b.page("/relay.html?test=" + url.QueryEscape(t.Name()))
 	pop := b.popup()
+	allowSite(pop, p)
 	expose(pop, p.url)
 	u := b.hostURL()
 	for _, sc := range conformanceScenarios {
@@ -343,7 +399,9 @@ func BenchmarkExtensionRead(b *testing.B) {
 		b.Run(tr, func(b *testing.B) {
 			eb := newExtBrowser(b)
 			p := eb.page("/relay.html?bench=extension-read")
-			expose(eb.popup(), p.url)
+			pop := eb.popup()
+			allowSite(pop, p)
+			expose(pop, p.url)
 			var c *client
 			if tr == "stdio" {
 				_, c = eb.stdioClient(legacy)
@@ -369,17 +427,20 @@ func BenchmarkExtensionRead(b *testing.B) {
 
 // TestExtensionOtherSite: the exposure is for the tab and its site: when
 // the exposed tab navigates to another origin, the exposure ends (and with
-// it the host and its clients' connections), even if that page serves too.
+// it the host and its clients' connections), even if that page serves too
+// on a site the visitor allowed as well.
 func TestExtensionOtherSite(t *testing.T) {
 	b := newExtBrowser(t)
 	p := b.page("/relay.html?test=" + url.QueryEscape(t.Name()))
 	pop := b.popup()
+	other := strings.Replace(p.url, "://127.0.0.1:", "://localhost:", 1)
+	allowSite(pop, b.pageOn("/blank.html"))
+	allowSite(pop, p)
 	expose(pop, p.url)
 	r, c := b.stdioClient(legacy)
 	if got := c.read("test://a"); got != `{"a":0}` {
 		t.Fatal(got)
 	}
-	other := strings.Replace(p.url, "://127.0.0.1:", "://localhost:", 1)
 	if other == p.url {
 		t.Fatalf("no 127.0.0.1 in %s", p.url)
 	}
