@@ -1,6 +1,7 @@
 package relay
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"net/url"
@@ -455,5 +456,70 @@ func TestExtensionOtherSite(t *testing.T) {
 	pop.Eval(`document.getElementById("error").textContent`, &text)
 	if !strings.Contains(text, "another site") {
 		t.Errorf("the popup says %q", text)
+	}
+}
+
+// TestExtensionDemo is a new user's walk through the extension's path:
+// serve the demo shop as make demo does, load the unpacked extension, open
+// the shop, allow its site and expose its tab in the popup. The MCP
+// Inspector's CLI, started with the README's client configuration (the
+// relay, --extension), lists and reads the cart; a client subscribed to the
+// cart is sent notifications/resources/updated when an item is added by
+// hand, and reads it.
+func TestExtensionDemo(t *testing.T) {
+	b := newExtBrowser(t)
+	demo := serveDemo(t)
+	tab := b.Tab(t)
+	tab.Timeout = timeout
+	tab.Navigate(demo)
+	p := &page{Tab: tab, t: t, url: demo}
+	pop := b.popup()
+	allowSite(pop, p)
+	expose(pop, p.url)
+
+	relay := buildRelay(t)
+	inspect := func(args ...string) string {
+		t.Helper()
+		cmd := npmTool(t, "mcp-inspector", append(append([]string{"--cli"}, args...), "--", relay, "--extension", "--config-dir", b.cfg)...)
+		var stdout, stderr bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		if err := cmd.Run(); err != nil {
+			t.Fatalf("inspector %v: %v\n%s\n%s", args, err, stdout.String(), stderr.String())
+		}
+		return stdout.String()
+	}
+	var list struct {
+		Resources []struct{ URI string }
+	}
+	if err := json.Unmarshal([]byte(inspect("--method", "resources/list")), &list); err != nil {
+		t.Fatal(err)
+	}
+	var uris []string
+	for _, r := range list.Resources {
+		uris = append(uris, r.URI)
+	}
+	if !strings.Contains(strings.Join(uris, " "), "state://cart") {
+		t.Fatalf("the Inspector lists %v", uris)
+	}
+	var read struct {
+		Contents []struct{ URI, Text string }
+	}
+	if err := json.Unmarshal([]byte(inspect("--method", "resources/read", "--uri", "state://cart")), &read); err != nil ||
+		len(read.Contents) != 1 || !strings.Contains(read.Contents[0].Text, `"items":[]`) {
+		t.Fatalf("the Inspector reads the cart: %+v, %v", read, err)
+	}
+
+	_, c := b.stdioClient(legacy)
+	if err := c.Subscribe(c.ctx(), &mcp.SubscribeParams{URI: "state://cart"}); err != nil {
+		t.Fatal(err)
+	}
+	p.Eval(`document.querySelector('[data-action="add-to-cart"]').click()`, nil)
+	for {
+		if u := c.nextUpdate(); u == "state://cart" {
+			break
+		}
+	}
+	if got := c.read("state://cart"); !strings.Contains(got, `"count":1`) {
+		t.Errorf("the cart after adding an item by hand: %s", got)
 	}
 }
