@@ -74,27 +74,61 @@ var Want = []string{
 	"list []",
 }
 
+// play is one run of the scenario: what it observed, and what its phases
+// share.
+type play struct {
+	t       testing.TB
+	ctx     context.Context
+	settle  func()
+	updates chan string // the uris of the updates observed
+	mu      sync.Mutex
+	log     []string
+}
+
+// add logs a line of what the scenario observed.
+func (p *play) add(format string, args ...any) {
+	p.mu.Lock()
+	p.log = append(p.log, fmt.Sprintf(format, args...))
+	p.mu.Unlock()
+}
+
+// must ends the test on err.
+func (p *play) must(err error) {
+	p.t.Helper()
+	if err != nil {
+		p.t.Fatal(err)
+	}
+}
+
+// ours reports whether uri is one of the scenario's.
+func ours(uri string) bool { return strings.HasPrefix(uri, "contract://") }
+
 // Run plays the scenario on the page package modelcontext acts on and
 // returns what it observed. settle returns once every push in progress is
 // over (the double's Wait; a pause in the browser).
 func Run(t testing.TB, settle func()) []string {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	var mu sync.Mutex
-	var log []string
-	updates := make(chan string, 100)
-	add := func(format string, args ...any) {
-		mu.Lock()
-		log = append(log, fmt.Sprintf(format, args...))
-		mu.Unlock()
-	}
-	must := func(err error) {
-		t.Helper()
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
-	ours := func(uri string) bool { return strings.HasPrefix(uri, "contract://") }
+	p := &play{t: t, ctx: ctx, settle: settle, updates: make(chan string, 100)}
+	defer p.listen()()
+	stopSub, unB := p.dedupeAndReplace()
+	defer stopSub()
+	p.asyncGetters()
+	p.settled()
+	p.refused()
+	p.failing()
+	p.templates()
+	p.binary()
+	unB()
+	settle()
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return slices.Clone(p.log)
+}
+
+// listen logs the list changes and updates of the scenario's resources,
+// until the function it returns is called.
+func (p *play) listen() func() {
 	stopList, err := modelcontext.OnListChanged(func(e *modelcontext.ListChangedEvent) {
 		var uris []string
 		for _, r := range e.Resources {
@@ -102,30 +136,39 @@ func Run(t testing.TB, settle func()) []string {
 				uris = append(uris, r.URI)
 			}
 		}
-		add("list %v", uris)
+		p.add("list %v", uris)
 	})
-	must(err)
-	defer stopList()
+	p.must(err)
 	stopUpdated, err := modelcontext.OnUpdated(func(e *modelcontext.UpdatedEvent) {
 		if !ours(e.URI) {
 			return
 		}
 		var v json.RawMessage
 		if err := e.Decode(&v); err != nil {
-			add("updated %s: %v", e.URI, err)
+			p.add("updated %s: %v", e.URI, err)
 			return
 		}
-		add("updated %s %s", e.URI, v)
+		p.add("updated %s %s", e.URI, v)
 		select {
-		case updates <- e.URI:
+		case p.updates <- e.URI:
 		default:
 		}
 	})
-	must(err)
-	defer stopUpdated()
+	p.must(err)
+	return func() {
+		stopUpdated()
+		stopList()
+	}
+}
 
-	// De-duplication, by the value's JSON, against the last value
-	// delivered: A A A is one push, A B A three, B B C two more.
+// dedupeAndReplace plays de-duplication, by the value's JSON, against the
+// last value delivered (A A A is one push, A B A three, B B C two more),
+// then replacement: in place, with no baseline (the same value is
+// delivered again), the old Watch stopped and its onChange dead, the
+// subscription kept; the old unregister does nothing. It returns the end of
+// its subscription and the unregister of contract://b, which the scenario
+// keeps to its end.
+func (p *play) dedupeAndReplace() (func(), func()) {
 	type value struct {
 		V string `json:"v"`
 		W string `json:"w"`
@@ -136,45 +179,44 @@ func Run(t testing.TB, settle func()) []string {
 	get := func() (any, error) { return map[string]string{"w": "<&>", "v": val.Load().(string)}, nil }
 	watch := func(onChange func()) func() {
 		stop := changed.Watch(onChange)
-		return func() { add("old Watch stopped"); stop() }
+		return func() { p.add("old Watch stopped"); stop() }
 	}
 	unA, err := modelcontext.Register(modelcontext.Resource{URI: "contract://a", Name: "a", Get: get, Watch: watch})
-	must(err)
+	p.must(err)
 	for _, v := range []string{"A", "A", "A", "B", "A", "B", "B", "C"} {
 		val.Store(v)
 		changed.Notify()
 	}
-	stopSub, err := modelcontext.Subscribe("contract://a", func(v value, err error) { add("subscription contract://a %s %v", v.V, err) })
-	must(err)
-	defer stopSub()
+	stopSub, err := modelcontext.Subscribe("contract://a", func(v value, err error) { p.add("subscription contract://a %s %v", v.V, err) })
+	p.must(err)
 	val.Store("D")
 	changed.Notify()
 
-	// Replacement: in place, with no baseline (the same value is
-	// delivered again), the old Watch stopped and its onChange dead, the
-	// subscription kept; the old unregister does nothing.
 	unB, err := modelcontext.Register(modelcontext.Resource{URI: "contract://b", Name: "b", Get: func() (any, error) { return 1, nil }})
-	must(err)
+	p.must(err)
 	var again modelcontext.Notifier
 	unA2, err := modelcontext.Register(modelcontext.Resource{URI: "contract://a", Name: "a again", Get: get, Watch: again.Watch})
-	must(err)
+	p.must(err)
 	changed.Notify() // no one watches it any more
 	again.Notify()
 	unA()
-	v, err := modelcontext.Read[value](ctx, "contract://a")
-	add("read %s %v", v.V, err)
+	v, err := modelcontext.Read[value](p.ctx, "contract://a")
+	p.add("read %s %v", v.V, err)
 	unA2()
 	unA2()
-	_, err = modelcontext.Read[value](ctx, "contract://a")
-	add("read after unregister: not found %v", errors.Is(err, modelcontext.ErrNotFound))
+	_, err = modelcontext.Read[value](p.ctx, "contract://a")
+	p.add("read after unregister: not found %v", errors.Is(err, modelcontext.ErrNotFound))
 	_, err = modelcontext.Subscribe("contract://a", func(value, error) {})
-	add("subscribe after unregister: not found %v", errors.Is(err, modelcontext.ErrNotFound))
+	p.add("subscribe after unregister: not found %v", errors.Is(err, modelcontext.ErrNotFound))
+	return stopSub, unB
+}
 
-	// Asynchronous getters: the first push's GetContext (which reads
-	// version 1) takes longer than the second's, whose value is delivered;
-	// the first's, late, is dropped. (Whichever order their goroutines
-	// read the version in, one push delivers 2.) A read waits for its
-	// GetContext. Unregistering ends the context.
+// asyncGetters: the first push's GetContext (which reads
+// version 1) takes longer than the second's, whose value is delivered;
+// the first's, late, is dropped. (Whichever order their goroutines
+// read the version in, one push delivers 2.) A read waits for its
+// GetContext. Unregistering ends the context.
+func (p *play) asyncGetters() {
 	var version atomic.Int32
 	slowDone := make(chan struct{}, 2)
 	ended := make(chan error, 1)
@@ -197,58 +239,62 @@ func Run(t testing.TB, settle func()) []string {
 			}
 			return v, nil
 		}})
-	must(err)
+	p.must(err)
 	version.Store(1)
 	slow.Notify()
 	version.Store(2)
 	slow.Notify()
 	<-slowDone
 	<-slowDone
-	settle()
+	p.settle()
 	version.Store(3)
-	n, err := modelcontext.Read[int](ctx, "contract://slow")
-	add("read slow %d %v", n, err)
+	n, err := modelcontext.Read[int](p.ctx, "contract://slow")
+	p.add("read slow %d %v", n, err)
 	version.Store(4)
 	slow.Notify() // waits for its context
 	unSlow()
 	select {
 	case err := <-ended:
-		add("GetContext's context ended: %v", err)
-	case <-ctx.Done():
-		t.Fatal("the context of GetContext did not end with its registration")
+		p.add("GetContext's context ended: %v", err)
+	case <-p.ctx.Done():
+		p.t.Fatal("the context of GetContext did not end with its registration")
 	}
-	settle()
+	p.settle()
+}
 
-	// Settle: a burst of onChange calls is one push, of the value at its
-	// end.
+// settled: a burst of onChange calls is one push, of the value at its end
+// (Settle).
+func (p *play) settled() {
 	var typing modelcontext.Notifier
 	var text atomic.Value
 	unDraft, err := modelcontext.Register(modelcontext.Resource{URI: "contract://draft", Name: "draft", Settle: 50 * time.Millisecond, Watch: typing.Watch,
 		Get: func() (any, error) { return text.Load(), nil }})
-	must(err)
+	p.must(err)
 	for _, s := range []string{"h", "he", "hel", "hell", "hello"} {
 		text.Store(s)
 		typing.Notify()
 	}
 	for uri := ""; uri != "contract://draft"; {
 		select {
-		case uri = <-updates:
-		case <-ctx.Done():
-			t.Fatal("the settled push never came")
+		case uri = <-p.updates:
+		case <-p.ctx.Done():
+			p.t.Fatal("the settled push never came")
 		}
 	}
-	settle()
+	p.settle()
 	unDraft()
+}
 
-	// Refused registrations, with the module's messages.
+// refused: registrations refused, with the module's messages.
+func (p *play) refused() {
 	g := func() (any, error) { return 1, nil }
 	refused := func(_ func(), err error) {
 		var e *modelcontext.Error
 		if errors.As(err, &e) {
-			add("refused %s %s %s", e.Name, e.Field, e.Message)
+			p.add("refused %s %s %s", e.Name, e.Field, e.Message)
 			return
 		}
-		add("refused? %v", err)
+		p.add("refused? %v", err)
 	}
 	for _, r := range []modelcontext.Resource{
 		{URI: "cart", Name: "n", Get: g},
@@ -262,8 +308,10 @@ func Run(t testing.TB, settle func()) []string {
 	}
 	refused(modelcontext.RegisterTemplate(modelcontext.Template{URITemplate: "contract://t/{a}{b}", Name: "t", Get: func(map[string]string) (any, error) { return nil, nil }}))
 	refused(modelcontext.Register(modelcontext.Resource{URI: "contract://e", Name: "n", Get: g, Watch: func(func()) func() { panic("no source today") }}))
+}
 
-	// Failing getters fail the read, naming the uri.
+// failing: failing getters fail the read, naming the uri.
+func (p *play) failing() {
 	var fail atomic.Int32
 	unFail, err := modelcontext.Register(modelcontext.Resource{URI: "contract://failing", Name: "failing", Get: func() (any, error) {
 		switch fail.Load() {
@@ -278,53 +326,52 @@ func Run(t testing.TB, settle func()) []string {
 		}
 		return map[string]int{"n": 1}, nil
 	}})
-	must(err)
+	p.must(err)
 	for i := range 4 {
 		fail.Store(int32(i))
-		_, err := modelcontext.Read[any](ctx, "contract://failing")
+		_, err := modelcontext.Read[any](p.ctx, "contract://failing")
 		var e *modelcontext.Error
 		if errors.As(err, &e) {
-			add("read failing: %s %s", e.Name, e.Message)
+			p.add("read failing: %s %s", e.Name, e.Message)
 		} else {
-			add("read failing: %v", err)
+			p.add("read failing: %v", err)
 		}
 	}
 	fail.Store(4)
-	_, err = modelcontext.Read[int](ctx, "contract://failing")
+	_, err = modelcontext.Read[int](p.ctx, "contract://failing")
 	var ute *json.UnmarshalTypeError
-	add("decode: %v (%T %v)", err, errors.Unwrap(err), errors.As(err, &ute))
+	p.add("decode: %v (%T %v)", err, errors.Unwrap(err), errors.As(err, &ute))
 	unFail()
+}
 
-	// Templates: the parameters percent-decoded.
-	unT, err := modelcontext.RegisterTemplate(modelcontext.Template{URITemplate: "contract://t/{id}", Name: "t", Get: func(p map[string]string) (any, error) {
-		if p["id"] == "none" {
+// templates: the parameters percent-decoded.
+func (p *play) templates() {
+	unT, err := modelcontext.RegisterTemplate(modelcontext.Template{URITemplate: "contract://t/{id}", Name: "t", Get: func(params map[string]string) (any, error) {
+		if params["id"] == "none" {
 			return nil, errors.New("no such order")
 		}
-		return p, nil
+		return params, nil
 	}})
-	must(err)
-	p, err := modelcontext.Read[map[string]string](ctx, "contract://t/a%20b")
-	add("template %v %v", p, err)
-	_, err = modelcontext.Read[map[string]string](ctx, "contract://t/none")
-	add("template failing: %v", err)
+	p.must(err)
+	params, err := modelcontext.Read[map[string]string](p.ctx, "contract://t/a%20b")
+	p.add("template %v %v", params, err)
+	_, err = modelcontext.Read[map[string]string](p.ctx, "contract://t/none")
+	p.add("template failing: %v", err)
 	unT()
+}
 
-	// Binary values.
+// binary: binary values.
+func (p *play) binary() {
 	unLogo, err := modelcontext.Register(modelcontext.Resource{URI: "contract://logo", Name: "logo", MimeType: "image/png",
 		Get: func() (any, error) { return []byte{0x89, 'P', 'N', 'G', 0, 255}, nil }})
-	must(err)
-	b, err := modelcontext.Read[[]byte](ctx, "contract://logo")
-	add("binary %v %v", b, err)
+	p.must(err)
+	b, err := modelcontext.Read[[]byte](p.ctx, "contract://logo")
+	p.add("binary %v %v", b, err)
 	_, err = modelcontext.Read[struct {
 		V string `json:"v"`
-	}](ctx, "contract://logo")
-	add("binary into a struct: %v", err)
+	}](p.ctx, "contract://logo")
+	p.add("binary into a struct: %v", err)
 	unLogo()
-	unB()
-	settle()
-	mu.Lock()
-	defer mu.Unlock()
-	return slices.Clone(log)
 }
 
 type panicky struct{}
