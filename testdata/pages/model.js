@@ -125,7 +125,8 @@
     }
 
     badRegister(o) {
-      this.out.push('typeerror ' + o.field);
+      const c = validation.cases[o.c];
+      this.out.push('typeerror ' + validation.prefix + c.want.replace('@', ` (uri "${o.uri}")`));
     }
 
     unregister(o) {
@@ -344,14 +345,13 @@
     }
 
     badRegister(o) {
-      const d = { uri: o.uri, name: 'n', get: () => 1 };
-      d[o.field] = { name: 42, get: 'not a function', subscribe: 5, title: 7 }[o.field];
+      const c = validation.cases[o.c];
+      const d = new Function('U', 'G', 'return (' + c.desc + ');')(o.uri, () => 1);
       try {
         this.mc.registerResource(d);
-        this.out.push('badRegister accepted an invalid descriptor');
+        this.out.push('badRegister accepted an invalid descriptor: ' + c.desc);
       } catch (e) {
-        const ok = e instanceof TypeError && e.message.includes(`"${o.field}"`) && e.message.includes(o.uri);
-        this.out.push(ok ? 'typeerror ' + o.field : 'badRegister threw ' + text(e));
+        this.out.push(e instanceof TypeError ? 'typeerror ' + e.message : 'badRegister threw ' + text(e));
       }
     }
 
@@ -508,7 +508,7 @@
       const choices = [
         [free.length ? 12 : 0, () => this.registerOp(R.pick(free))],
         [live.length ? 6 : 0, () => this.registerOp(R.pick(live).uri)],
-        [1, () => ({ op: 'badRegister', uri: this.prefix + NAMES[R.int(URIS)], field: R.pick(['name', 'get', 'subscribe', 'title']) })],
+        [validation.cases.length ? 1 : 0, () => ({ op: 'badRegister', uri: this.prefix + NAMES[R.int(URIS)], c: R.int(validation.cases.length) })],
         [live.length ? 5 : 0, () => ({ op: 'unregister', h: R.pick(live).h })],
         [gone.length ? 3 : 0, () => ({ op: 'unregister', h: R.pick(gone).h })],
         [pushable.length ? 30 : 0, () => { const r = R.pick(pushable); return { op: 'onChange', h: r.h, value: this.value(r) }; }],
@@ -635,7 +635,18 @@
 
   let listening = false;
 
+  // validation is the validation table of wasm/e2e/validation_test.go (its
+  // invalid descriptors, as JavaScript with U the uri and G a valid get, and
+  // the message after the prefix, "@" standing for the uri's part), which
+  // the test hands over with useValidationTable: a badRegister is one of
+  // them, and the model predicts the table's message.
+  let validation = { prefix: '', cases: [] };
+
   window.ModelTest = {
+    useValidationTable(prefix, cases) {
+      validation = { prefix, cases };
+      return cases.length;
+    },
     // run runs the sequences seeded from, from+1, … (count of them) and
     // stops at the first mismatch.
     async run(from, count, length) {

@@ -18,7 +18,8 @@ import (
 // unregister, onChange with a new, equal or keyless value, sync / async /
 // throwing getters with async results settled out of order, reads of known and
 // unknown uris, subscribeResource / unsubscribe, throwing and re-entrant
-// handlers, invalid descriptors). After every operation the trace the page saw
+// handlers, invalid descriptors: those of the validation table,
+// validationCases, with its messages). After every operation the trace the page saw
 // (get calls, subscribe calls, teardowns, resourceupdated events, handler
 // calls, resourcelistchanged events, read outcomes, console errors and
 // warnings, in order, with the identity of every value) and the getResources()
@@ -51,6 +52,13 @@ func TestModel(t *testing.T) {
 			if !hooked {
 				t.Fatal("the test build has no internals.cacheDrift: the model would not check the loader's cache against Go")
 			}
+		}
+		// Its invalid descriptors are the validation table's, which the
+		// loader and the reference follow (TestRegisterResourceValidation).
+		var used int
+		p.Eval(fmt.Sprintf("window.ModelTest.useValidationTable(%s, %s)", jsString(regPrefix), validationTableJSON()), &used)
+		if used != len(validationCases) {
+			t.Fatalf("the model took %d of the validation table's %d cases", used, len(validationCases))
 		}
 		if replay {
 			n, err := strconv.Atoi(seed)

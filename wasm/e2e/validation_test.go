@@ -14,9 +14,12 @@ import (
 
 const regPrefix = "modelcontext: registerResource: "
 
-// desc is a JavaScript expression; U is the case's uri (a string) and
-// G a valid get function. want is the message after regPrefix; a
-// trailing "@" stands for ` (uri "<U>")`.
+// validationCases is the validation table: the loader and the reference
+// follow it (TestRegisterResourceValidation), and the model test's invalid
+// descriptors are its cases, its messages the model's predictions
+// (TestModel). desc is a JavaScript expression; U is the case's uri (a
+// string) and G a valid get function. want is the message after regPrefix;
+// a trailing "@" stands for ` (uri "<U>")`.
 var validationCases = []struct {
 	name string
 	desc string
@@ -115,6 +118,24 @@ var validationCases = []struct {
 	{"mimeType before annotations", `{uri: U, name: 'n', get: G, mimeType: 5, annotations: 5}`, `"mimeType" must be a string, got number@`},
 	{"audience before priority", `{uri: U, name: 'n', get: G, annotations: {priority: 5, audience: 5}}`, `"annotations.audience" must be an array, got number@`},
 	{"priority before lastModified", `{uri: U, name: 'n', get: G, annotations: {lastModified: 5, priority: 5}}`, `"annotations.priority" must be a number from 0 to 1@`},
+}
+
+// validationTableJSON is validationCases as the model page takes them:
+// [{desc, want}, ...].
+func validationTableJSON() string {
+	type tableCase struct {
+		Desc string `json:"desc"`
+		Want string `json:"want"`
+	}
+	cases := make([]tableCase, len(validationCases))
+	for i, c := range validationCases {
+		cases[i] = tableCase{c.desc, c.want}
+	}
+	b, err := json.Marshal(cases)
+	if err != nil {
+		panic(err)
+	}
+	return string(b)
 }
 
 func TestRegisterResourceValidation(t *testing.T) {
