@@ -6,17 +6,25 @@
 // resources that share it are in shop.js, which calls ShopRender once its
 // state exists and passes in what the drawing reads (the catalogue, the cart,
 // the orders, the checkout form, the router) and setQty, which the cart's
-// buttons call. index.html loads this script before shop.js.
-globalThis.ShopRender = function (shop) {
-  'use strict';
+// buttons call. index.html loads this script before shop.js. Its functions
+// live in one block, private to the file; ShopRender hands them the shop.
+'use strict';
 
-  const {
-    CURRENCY, PRODUCTS, bySku, SHIPPING, STATUS_LABEL, STEPS, POLL_MS,
-    cart, cartCount, cartCents, setQty, form, orders, route, pageSnapshot,
-  } = shop;
-
-  const money = new Intl.NumberFormat('en-IE', { style: 'currency', currency: CURRENCY });
+{
+  // What the drawing reads of the shop, given once by ShopRender.
+  let CURRENCY, PRODUCTS, bySku, SHIPPING, STATUS_LABEL, STEPS, POLL_MS,
+    cart, cartCount, cartCents, setQty, form, orders, route, pageSnapshot;
+  let money = null;
   const fmt = (cents) => money.format(cents / 100);
+
+  globalThis.ShopRender = function (shop) {
+    ({
+      CURRENCY, PRODUCTS, bySku, SHIPPING, STATUS_LABEL, STEPS, POLL_MS,
+      cart, cartCount, cartCents, setQty, form, orders, route, pageSnapshot,
+    } = shop);
+    money = new Intl.NumberFormat('en-IE', { style: 'currency', currency: CURRENCY });
+    return Object.freeze({ render, renderProducts, renderNavCount, renderCartEverywhere, renderSummary, renderOrder, keepFocus });
+  };
 
   const $ = (sel, root) => (root || document).querySelector(sel);
   function h(tag, attrs, ...children) {
@@ -244,5 +252,4 @@ globalThis.ShopRender = function (shop) {
     document.title = snap.view === 'shop' ? 'Fernhill Goods' : `${snap.title} · Fernhill Goods`;
   }
 
-  return Object.freeze({ render, renderProducts, renderNavCount, renderCartEverywhere, renderSummary, renderOrder, keepFocus });
-};
+}
