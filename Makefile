@@ -153,11 +153,14 @@ types: testdata/types/node_modules/.package-lock.json
 
 # The loader's source files (// @ts-check) type-checked with the same tsc,
 # against the seam constants that jsbuild generates from Go; the test build's
-# hooks with them, as they share their scope.
+# hooks with them, as they share their scope. Then the extension's files,
+# against Chrome's extension API (@types/chrome).
 check-loader: testdata/types/node_modules/.package-lock.json
 	$(GO) run ./wasm/cmd/jsbuild -seam $(CACHE)/seam.js
 	cd testdata/types && ./node_modules/.bin/tsc --noEmit --strict --allowJs --checkJs --target es2022 --lib dom,es2024 \
-		--skipLibCheck ../../js/loader/*.js ../../js/loader/runtime/*.js ../../js/testhooks/*.js ../../js/loader/env.d.ts $(CACHE)/seam.js
+		--skipLibCheck --types node ../../js/loader/*.js ../../js/loader/runtime/*.js ../../js/testhooks/*.js ../../js/loader/env.d.ts $(CACHE)/seam.js
+	cd testdata/types && ./node_modules/.bin/tsc --noEmit --strict --allowJs --checkJs --target es2022 --lib dom,es2024 \
+		--skipLibCheck --types chrome ../../js/extension/*.js
 
 testdata/types/node_modules/.package-lock.json: testdata/types/package-lock.json
 	cd testdata/types && npm ci --ignore-scripts --no-audit --no-fund
