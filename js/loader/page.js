@@ -29,7 +29,11 @@ let bootStarted = false;
 // an own property of the global object is found at once, so there is one,
 // undefined until the page sets it.
 if (!Object.prototype.hasOwnProperty.call(globalThis, "__MODELCONTEXT_DEBUG__")) {
-  Object.defineProperty(globalThis, "__MODELCONTEXT_DEBUG__", { value: undefined, writable: true, configurable: true, enumerable: false });
+  try {
+    Object.defineProperty(globalThis, "__MODELCONTEXT_DEBUG__", { value: undefined, writable: true, configurable: true, enumerable: false });
+  } catch {
+    // A global object that takes no new property: debugOn reads it as before.
+  }
 }
 function debugOn() {
   return debugAttr || /** @type {any} */ (globalThis).__MODELCONTEXT_DEBUG__ === true ? 1 : 0;
