@@ -153,6 +153,20 @@ const listen = /** @type {any} */ (events.addEventListener).bind(events);
 // script world: on it every event is made.
 const heard = { resourceupdated: events === mc && !madeHere, resourcelistchanged: events === mc && !madeHere };
 
+// toldUnheard: debug mode has said that no listener hears the type.
+const toldUnheard = { resourceupdated: false, resourcelistchanged: false };
+
+/**
+ * unheard says once, in debug mode, that an event of type was not made
+ * because no listener can hear it.
+ * @param {"resourceupdated" | "resourcelistchanged"} type
+ */
+function unheard(type) {
+  if (toldUnheard[type] || !debugOn()) return;
+  toldUnheard[type] = true;
+  debugLine(`no listener for ${type}: its events are not made until one is added with addEventListener or on${type}`);
+}
+
 /**
  * mayHear shares heard with the runtime.
  * @param {"resourceupdated" | "resourcelistchanged"} type

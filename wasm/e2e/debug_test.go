@@ -71,7 +71,11 @@ func TestDebugMode(t *testing.T) {
 			t.Run(v.name, func(t *testing.T) {
 				pg := open(t, impl, "", v.query)
 				var got map[string][]string
-				pg.run(v.setup+debugActions, &got)
+				// Listeners for both events, so that each is made and the
+				// lines are those of the actions alone (without them, the
+				// module says once that no listener hears a type:
+				// TestEventsOnlyWhenHeard).
+				pg.run(v.setup+heardByListeners+debugActions, &got)
 				for action, logged := range got {
 					for _, l := range logged {
 						if !v.on {
@@ -113,10 +117,14 @@ func TestDebugMode(t *testing.T) {
 	})
 }
 
+// heardByListeners adds a listener for each of the module's events.
+const heardByListeners = "mc.addEventListener('resourceupdated', () => {}); mc.addEventListener('resourcelistchanged', () => {});\n"
+
 func TestDebugFlagReadAtLogTime(t *testing.T) {
 	runScenarios(t, []scenario{{
 		name: "flipping globalThis.__MODELCONTEXT_DEBUG__ at runtime",
 		js: lines(
+			heardByListeners,
 			`const a = H.pushable(mc);`,
 			`const out = [];`,
 			`let n = 0;`,

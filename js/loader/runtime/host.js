@@ -22,6 +22,7 @@ const host = {
   // func hostDispatch(id, v int32)
   dispatch(/** @type {number} */ id, /** @type {number} */ h) {
     if (mayHear("resourceupdated")) dispatch("resourceupdated", { uri: /** @type {Registration} */ (regs.get(id)).key, value: vals[h] });
+    else unheard("resourceupdated");
   },
   // func hostDeliver(sub, v int32) int32
   deliver(/** @type {number} */ sub, /** @type {number} */ h) {

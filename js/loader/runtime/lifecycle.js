@@ -109,6 +109,7 @@ function runTeardown(r, t) {
 // (page.js's heard), then tells the MCP servers.
 function listChanged() {
   if (mayHear("resourcelistchanged")) dispatch("resourcelistchanged", { resources: list(resources) });
+  else unheard("resourcelistchanged");
   if (mcpServers.size > 0) internal(ex.mc_list_changed());
 }
 
