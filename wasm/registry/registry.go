@@ -166,12 +166,15 @@ var ErrRegistration error = wireError("registry: inconsistent registration")
 // the lifecycle around it (the old teardown, subscribe,
 // resourcelistchanged); Register calls nothing of the page's.
 func (r *Registry) Register(id ID, reg Registration) (ID, error) {
-	if id <= 0 || r.byID.get(id) != nil || reg.Key == "" {
+	if id <= 0 || reg.Key == "" {
 		return 0, ErrRegistration
 	}
 	e := r.newEntry(id, reg)
+	if !r.byID.putNew(e) {
+		r.recycle(e)
+		return 0, ErrRegistration
+	}
 	old := r.currentOf(e)
-	r.byID.put(e)
 	switch {
 	case e.template != nil && old == nil:
 		r.templates = append(r.templates, e)

@@ -62,6 +62,24 @@ func (t *table) put(e *entry) {
 	t.n++
 }
 
+// putNew adds e unless an entry of its ID is there (a table keyed by ID),
+// and reports whether it did: one probe where get and put would make two.
+func (t *table) putNew(e *entry) bool {
+	if (t.n+1)*4 > len(t.slots)*3 {
+		t.grow()
+	}
+	mask := len(t.slots) - 1
+	i := t.home(e)
+	for ; t.slots[i] != nil; i = (i + 1) & mask {
+		if t.slots[i].id == e.id {
+			return false
+		}
+	}
+	t.slots[i] = e
+	t.n++
+	return true
+}
+
 func (t *table) grow() {
 	old := t.slots
 	t.slots = make([]*entry, max(8, 2*len(old)))

@@ -16,7 +16,12 @@ func TestTableAgainstAMap(t *testing.T) {
 		case op < 4:
 			next++
 			e := &entry{id: next}
-			tab.put(e)
+			if !tab.putNew(e) {
+				t.Fatalf("step %d: putNew(%d) refused a new ID", step, next)
+			}
+			if tab.putNew(&entry{id: next}) {
+				t.Fatalf("step %d: putNew(%d) took an ID already there", step, next)
+			}
 			want[next] = e
 		case op < 7 && next > 0:
 			id := ID(rng.IntN(int(next)) + 1)

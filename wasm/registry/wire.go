@@ -61,8 +61,8 @@ type Registration struct {
 }
 
 // RegistrationFields names the fields of a registration in the order the
-// loader encodes them for mc_register: the key, the mimeType, and, for a
-// template, its parts
+// loader encodes them for mc_register: the key, the mimeType (undefined for
+// DefaultMIMEType), and, for a template, its parts
 // (an array of strings: literal, variable name, literal, ...; undefined for a
 // concrete resource).
 var RegistrationFields = []string{"key", "mimeType", "template"}
@@ -86,7 +86,12 @@ func (e wireError) Error() string { return string(e) }
 func DecodeRegistration(b []byte) (Registration, error) {
 	r := reader{b: b, views: true}
 	reg := Registration{Key: r.str()}
-	reg.MIMEType = own(r.str())
+	if r.off < len(b) && Kind(b[r.off]) == KindUndefined {
+		r.off++ // the default, which the loader does not spell out
+		reg.MIMEType = DefaultMIMEType
+	} else {
+		reg.MIMEType = own(r.str())
+	}
 	switch Kind(r.byte()) {
 	case KindUndefined:
 	case KindArray:

@@ -16,6 +16,10 @@ func TestDecodeRegistration(t *testing.T) {
 	if err != nil || r.Key != "state://cart" || r.MIMEType != "application/json" || r.Template != nil {
 		t.Errorf("concrete: %+v, %v", r, err)
 	}
+	r, err = registry.DecodeRegistration(enc{}.Str("state://cart").Kind(registry.KindUndefined).Kind(registry.KindUndefined))
+	if err != nil || r.Key != "state://cart" || r.MIMEType != registry.DefaultMIMEType || r.Template != nil {
+		t.Errorf("the default mimeType, undefined: %+v, %v", r, err)
+	}
 	r, err = registry.DecodeRegistration(enc{}.Str("app://o/{id}").Str("text/plain").Array(3).Str("app://o/").Str("id").Str(""))
 	if err != nil || r.Template == nil {
 		t.Fatalf("template: %+v, %v", r, err)
@@ -30,6 +34,8 @@ func TestDecodeRegistration(t *testing.T) {
 		"a field too many":   enc{}.Str("state://cart").Str("application/json").Kind(registry.KindUndefined).Kind(registry.KindNull),
 		"key not a string":   enc{}.Num(1).Str("application/json").Kind(registry.KindUndefined),
 		"mimeType a number":  enc{}.Str("state://cart").Num(1).Kind(registry.KindUndefined),
+		"mimeType null":      enc{}.Str("state://cart").Kind(registry.KindNull).Kind(registry.KindUndefined),
+		"mimeType missing":   enc{}.Str("state://cart"),
 		"template a boolean": enc{}.Str("state://cart").Str("application/json").Bool(true),
 		"unknown kind":       enc{}.Str("state://cart").Str("application/json").Kind(200),
 		"bad template parts": enc{}.Str("app://o/{id}").Str("text/plain").Array(2).Str("app://o/").Str("id"),

@@ -25,7 +25,7 @@ function registrationField(r, name) {
     case "key":
       return r.key;
     case "mimeType":
-      return r.mimeType;
+      return r.mimeType === DEFAULT_MIME_TYPE ? undefined : r.mimeType; // Go knows the default
     case "template":
       return r.parts;
   }
