@@ -43,6 +43,14 @@ func TestDemo(t *testing.T) {
 	if got := c.read("state://cart"); !strings.Contains(got, `"items":[]`) {
 		t.Errorf("the empty cart: %s", got)
 	}
+	addToCartByHand(t, p, c)
+}
+
+// addToCartByHand subscribes c to the demo's cart, adds an item in the
+// page as a visitor would, and waits for the cart's update to reach c,
+// which then reads the item.
+func addToCartByHand(t *testing.T, p *page, c *client) {
+	t.Helper()
 	if err := c.Subscribe(c.ctx(), &mcp.SubscribeParams{URI: "state://cart"}); err != nil {
 		t.Fatal(err)
 	}

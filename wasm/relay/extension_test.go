@@ -510,16 +510,5 @@ func TestExtensionDemo(t *testing.T) {
 	}
 
 	_, c := b.stdioClient(legacy)
-	if err := c.Subscribe(c.ctx(), &mcp.SubscribeParams{URI: "state://cart"}); err != nil {
-		t.Fatal(err)
-	}
-	p.Eval(`document.querySelector('[data-action="add-to-cart"]').click()`, nil)
-	for {
-		if u := c.nextUpdate(); u == "state://cart" {
-			break
-		}
-	}
-	if got := c.read("state://cart"); !strings.Contains(got, `"count":1`) {
-		t.Errorf("the cart after adding an item by hand: %s", got)
-	}
+	addToCartByHand(t, p, c)
 }
