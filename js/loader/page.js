@@ -151,7 +151,8 @@ const listen = /** @type {any} */ (events.addEventListener).bind(events);
 // was. A page's own object that carries events (native WebMCP, a polyfill)
 // may have had listeners before this file ran, or get them from another
 // script world: on it every event is made.
-const heard = { resourceupdated: events === mc && !madeHere, resourcelistchanged: events === mc && !madeHere };
+const pagesOwn = events === mc && !madeHere;
+const heard = { resourceupdated: pagesOwn, resourcelistchanged: pagesOwn };
 
 // toldUnheard: debug mode has said that no listener hears the type.
 const toldUnheard = { resourceupdated: false, resourcelistchanged: false };

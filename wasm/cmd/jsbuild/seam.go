@@ -26,7 +26,7 @@ func constants() []constant {
 		add("K_"+strings.ToUpper(name), k, "")
 	}
 	add("KIND_NAMES", registry.Kinds(), "what messages call each kind")
-	add("REGISTRATION_FIELDS", registry.RegistrationFields, "the fields of a registration (mc_register's for a template, host.describe's), in order (registry.RegistrationFields)")
+	add("REGISTRATION_FIELDS", registry.RegistrationFields, "the fields of a registration mc_register reads, in order (registry.RegistrationFields)")
 	add("DEFAULT_MIME_TYPE", registry.DefaultMIMEType, "the mimeType of a registration that gives none (registry.DefaultMIMEType)")
 	add("MESSAGE_FIELDS", mcp.MessageFields(), "where the fields of an MCP message are, in order (mcp.MessageFields)")
 	add("OPTION_FIELDS", mcp.OptionFields, "where serveMCP's options are, in order (mcp.OptionFields)")
