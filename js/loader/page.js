@@ -131,10 +131,7 @@ function ownContext() {
 // that cannot carry events, an EventTarget whose methods are added to it.
 /** @type {EventTarget} */
 const events = typeof mc.dispatchEvent === "function" && typeof mc.addEventListener === "function" ? mc : new EventTarget();
-if (events !== mc) {
-  define("removeEventListener", events.removeEventListener.bind(events));
-  define("dispatchEvent", events.dispatchEvent.bind(events));
-}
+if (events !== mc) define("dispatchEvent", events.dispatchEvent.bind(events));
 // listen adds a listener to events as the object's own addEventListener
 // does, which the one defined below wraps.
 /** @type {(type: string, listener: any, options?: any) => void} */
@@ -146,13 +143,68 @@ const listen = /** @type {any} */ (events.addEventListener).bind(events);
 // CustomEvent, and for a list change a copy of the list, is most of what a
 // push or a register and its unregister cost, and most pages have no
 // listener. Listeners are seen on an EventTarget of this file's making (mc
-// made here, or the one that carries an object's events), added through its
-// addEventListener or set as an on… handler; a type stays heard once one
-// was. A page's own object that carries events (native WebMCP, a polyfill)
+// made here, or the one that carries an object's events): added through its
+// addEventListener and not yet taken off through its removeEventListener, or
+// set as an on… handler and not cleared. What the browser takes off by
+// itself (a `once` listener that ran, one whose `signal` aborted) still
+// counts: heard may say yes when nobody listens, never no when somebody
+// does. A page's own object that carries events (native WebMCP, a polyfill)
 // may have had listeners before this file ran, or get them from another
 // script world: on it every event is made.
 const pagesOwn = events === mc && !madeHere;
 const heard = { resourceupdated: pagesOwn, resourcelistchanged: pagesOwn };
+
+/**
+ * @typedef {object} Listening the listeners of one of the module's events
+ * that heard counts
+ * @property {Map<any, number>} added listener → its captures (BUBBLE, CAPTURE)
+ * @property {boolean} handler an on… handler is set
+ * @property {boolean} always a listener's options could not be read a second
+ * time: the type is heard from then on
+ */
+const BUBBLE = 1;
+const CAPTURE = 2;
+/** @type {Record<"resourceupdated" | "resourcelistchanged", Listening>} */
+const listening = {
+  resourceupdated: { added: new Map(), handler: false, always: false },
+  resourcelistchanged: { added: new Map(), handler: false, always: false },
+};
+
+/**
+ * listened records that listener was added (on) or taken off (!on) for type
+ * with options, as the browser just did, and updates heard[type].
+ * @param {"resourceupdated" | "resourcelistchanged"} type
+ * @param {any} listener
+ * @param {any} options
+ * @param {boolean} on
+ */
+function listened(type, listener, options, on) {
+  const l = listening[type];
+  if (listener !== null && listener !== undefined) {
+    let bit = BUBBLE;
+    try {
+      bit = captureOf(options) ? CAPTURE : BUBBLE;
+    } catch {
+      l.always = true; // which listener this was is not known
+    }
+    const bits = l.added.get(listener) || 0;
+    if (on) l.added.set(listener, bits | bit);
+    else if (bits & ~bit) l.added.set(listener, bits & ~bit);
+    else l.added.delete(listener);
+  }
+  heard[type] = pagesOwn || l.always || l.handler || l.added.size > 0;
+}
+
+/**
+ * captureOf reads the capture flag of addEventListener's or
+ * removeEventListener's options as the browser does: a boolean, or an
+ * object's capture (it may throw, as a getter may).
+ * @param {any} options
+ */
+function captureOf(options) {
+  if (options !== null && (typeof options === "object" || typeof options === "function")) return Boolean(options.capture);
+  return Boolean(options);
+}
 
 // toldUnheard: debug mode has said that no listener hears the type.
 const toldUnheard = { resourceupdated: false, resourcelistchanged: false };
@@ -176,15 +228,37 @@ function mayHear(type) {
   return heard[type];
 }
 
+/**
+ * ours says whether type is one of the module's events.
+ * @param {any} type
+ * @returns {type is "resourceupdated" | "resourcelistchanged"}
+ */
+function ours(type) {
+  return type === "resourceupdated" || type === "resourcelistchanged";
+}
+
 // A listener for one of the module's events is a consumer: adding one
 // starts the module. Every other type passes through untouched.
 define("addEventListener", function addEventListener(/** @type {any} */ type, /** @type {any} */ listener, /** @type {any} */ options) {
-  if (type === "resourceupdated" || type === "resourcelistchanged") {
-    heard[/** @type {"resourceupdated" | "resourcelistchanged"} */ (type)] = true;
+  const result = listen(type, listener, options);
+  if (ours(type)) {
+    listened(type, listener, options, true);
     if (!bootStarted) wake(`a listener for ${type} was added`);
   }
-  return listen(type, listener, options);
+  return result;
 });
+
+// On an EventTarget of this file's making, taking the last listener of a
+// type off makes that type unheard again.
+if (!pagesOwn) {
+  /** @type {(type: string, listener: any, options?: any) => void} */
+  const unlisten = /** @type {any} */ (events.removeEventListener).bind(events);
+  define("removeEventListener", function removeEventListener(/** @type {any} */ type, /** @type {any} */ listener, /** @type {any} */ options) {
+    const result = unlisten(type, listener, options);
+    if (ours(type)) listened(type, listener, options, false);
+    return result;
+  });
+}
 
 // onresourceupdated and onresourcelistchanged are event handler attributes,
 // as the platform's ontoolchange: a function set there runs for each event,
@@ -207,11 +281,14 @@ for (const type of /** @type {const} */ (["resourceupdated", "resourcelistchange
       if (typeof f !== "function") {
         if (handler !== null) events.removeEventListener(type, listener);
         handler = null;
+        listening[type].handler = false;
+        listened(type, null, undefined, false);
         return;
       }
       if (handler === null) listen(type, listener);
       handler = f;
-      heard[type] = true;
+      listening[type].handler = true;
+      listened(type, null, undefined, true);
       if (!bootStarted) wake(`on${type} was set`);
     },
   });
