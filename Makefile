@@ -155,12 +155,17 @@ types: testdata/types/node_modules/.package-lock.json
 # against the seam constants that jsbuild generates from Go; the test build's
 # hooks with them, as they share their scope. Then the extension's files,
 # against Chrome's extension API (@types/chrome).
+# PIECES_JS: the repository's JavaScript, which pieces.mjs holds to files of
+# at most 600 lines and functions of at most 100.
+PIECES_JS = $(shell find js demo -name node_modules -prune -o -name '*.js' -print)
+
 check-loader: testdata/types/node_modules/.package-lock.json
 	$(GO) run ./wasm/cmd/jsbuild -seam $(CACHE)/seam.js
 	cd testdata/types && ./node_modules/.bin/tsc --noEmit --strict --allowJs --checkJs --target es2022 --lib dom,es2024 \
 		--skipLibCheck --types node ../../js/loader/*.js ../../js/loader/runtime/*.js ../../js/testhooks/*.js ../../js/loader/env.d.ts $(CACHE)/seam.js
 	cd testdata/types && ./node_modules/.bin/tsc --noEmit --strict --allowJs --checkJs --target es2022 --lib dom,es2024 \
 		--skipLibCheck --types chrome ../../js/extension/*.js
+	cd testdata/types && node pieces.mjs $(addprefix ../../,$(PIECES_JS))
 
 testdata/types/node_modules/.package-lock.json: testdata/types/package-lock.json
 	cd testdata/types && npm ci --ignore-scripts --no-audit --no-fund

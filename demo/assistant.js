@@ -7,13 +7,13 @@
 // the resourcelistchanged event), the way any agent in the page would. It
 // never calls the shop's code, never reads the shop's DOM and registers
 // nothing: everything it says comes from a resource it read or was pushed.
-(function () {
-  'use strict';
+'use strict';
 
+assistant: {
   const mc = document.modelContext;
   const box = document.getElementById('assistant');
   const logEl = document.getElementById('assistant-log');
-  if (!box || !logEl) return;
+  if (!box || !logEl) break assistant;
   const LOG_LIMIT = 60; // messages kept, oldest dropped first
 
   const money = new Intl.NumberFormat('en-IE', { style: 'currency', currency: 'EUR' });
@@ -61,7 +61,7 @@
   if (!mc || typeof mc.readResource !== 'function') {
     setState('error');
     say('assistant', 'I cannot see this page: modelcontext.js did not load.');
-    return;
+    break assistant;
   }
 
   // ---- what it knows: the last value of each resource it follows -----------
@@ -211,4 +211,4 @@
     setState('error');
     say('assistant', `I cannot see this page: ${err && err.message ? err.message : err}`);
   });
-})();
+}

@@ -18,9 +18,9 @@
 // The one look across the fence is a count of the page's own resourceupdated
 // events per uri since this client subscribed to it, shown next to the MCP
 // count, so it is plain that both tabs see the same pushes.
-(function () {
-  'use strict';
+'use strict';
 
+{
   const CHANNEL = 'mcp-default'; // data-mcp without a value
   const CLIENT_SRC = '/vendor/mcpclient.js';
   const TIMEOUT_MS = 10000;
@@ -394,4 +394,4 @@
   }
 
   start().catch((err) => setStatus('error', `MCP tab failed: ${message(err)}`));
-})();
+}

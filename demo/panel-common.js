@@ -6,9 +6,9 @@
 // globalThis.AgentPanel; index.html loads it before both. It knows nothing
 // about document.modelContext or MCP: each tab passes in how it reads and what
 // its cards say.
-(function () {
-  'use strict';
+'use strict';
 
+{
   const LOG_LIMIT = 300; // rows a log keeps, newest first
 
   const $ = (sel, root) => (root || document).querySelector(sel);
@@ -277,4 +277,4 @@
     readInto,
     logTime, logDot, addRow, flash, total,
   });
-})();
+}

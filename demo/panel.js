@@ -7,9 +7,9 @@
 // mcp-panel.js, sees the same resources through a stock MCP client.)
 // The one exception is the suppressed-push counter, which comes from the
 // module's debug log through debug-tap.js (the module has no counter API).
-(function () {
-  'use strict';
+'use strict';
 
+panel: {
   const P = globalThis.AgentPanel; // panel-common.js
   const { $, el } = P;
   const mc = document.modelContext;
@@ -36,7 +36,7 @@
 
   if (!mc || typeof mc.getResources !== 'function') {
     setStatus('error', 'modelcontext.js did not load: is /static/modelcontext.js served? (run make build)');
-    return;
+    break panel;
   }
 
   // First thing: hear how the start went (and never leave a rejected ready
@@ -238,4 +238,4 @@
     renderList(mc.getResources());
     renderTemplates(mc.getResourceTemplates());
   } catch (_) { /* shown by the ready handler */ }
-})();
+}

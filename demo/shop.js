@@ -11,9 +11,9 @@
 // alone (data-declarative on the script tag). The drawing of the page (the
 // product grid, the cart, the summary, the order page) is in shop-render.js,
 // which index.html loads first.
-(function () {
-  'use strict';
+'use strict';
 
+{
   const mc = document.modelContext;
 
   // share registers a resource. The shop must keep working when the module
@@ -428,4 +428,4 @@
   ui.renderProducts();
   ui.renderNavCount();
   ui.render();
-})();
+}

@@ -22,11 +22,13 @@
 // (and the control strings on its channel) goes back as JSON text, so the
 // host forwards it as it is. When the visitor takes the site back, the
 // background says "bye" and the script stops listening.
-(() => {
+"use strict";
+
+content: {
   // Run twice in one document (registered, and run when its site was
   // allowed), it starts once.
   const self = /** @type {any} */ (globalThis);
-  if (self.__modelcontextExtension) return;
+  if (self.__modelcontextExtension) break content;
   const CH = "mcp-default";
   self.__modelcontextExtension = {
     // probe asks the page whether it serves (the background calls it once,
@@ -112,4 +114,4 @@
       addEventListener("DOMContentLoaded", () => port?.postMessage({ type: "title", title: document.title }), { once: true });
     }
   }
-})();
+}

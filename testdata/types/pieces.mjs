@@ -1,0 +1,47 @@
+// pieces.mjs: the JavaScript of the repository in small pieces (make
+// check-loader). Every file given is at most 600 lines and every function in
+// it (a declaration, an expression, an arrow, a method or an accessor) at
+// most 100, measured by TypeScript's parser from its first line to its last.
+// Each file must also compile as a classic script (every one is loaded as
+// one, or joined into one by wasm/cmd/jsbuild): a file whose code moved out
+// of a function into a block fails here if it still returns at its top
+// level. It prints what is wrong and exits 1.
+//
+//   node pieces.mjs FILE...
+import fs from "node:fs";
+import vm from "node:vm";
+import ts from "typescript";
+
+const MAX_FILE = 600;
+const MAX_FUNCTION = 100;
+
+let over = 0;
+for (const file of process.argv.slice(2)) {
+  const text = fs.readFileSync(file, "utf8");
+  try {
+    new vm.Script(text, { filename: file });
+  } catch (e) {
+    console.log(`${file}: not a classic script: ${e.message}`);
+    over++;
+  }
+  const src = ts.createSourceFile(file, text, ts.ScriptTarget.ES2022, true, ts.ScriptKind.JS);
+  const lines = src.getLineAndCharacterOfPosition(text.length).line + 1;
+  if (lines > MAX_FILE) {
+    console.log(`${file}: ${lines} lines (at most ${MAX_FILE})`);
+    over++;
+  }
+  const visit = (node) => {
+    if (ts.isFunctionLike(node) && "body" in node && node.body) {
+      const first = src.getLineAndCharacterOfPosition(node.getStart(src)).line + 1;
+      const last = src.getLineAndCharacterOfPosition(node.getEnd()).line + 1;
+      if (last - first + 1 > MAX_FUNCTION) {
+        const name = node.name ? node.name.getText(src) : "(anonymous)";
+        console.log(`${file}:${first}: function ${name} is ${last - first + 1} lines (at most ${MAX_FUNCTION})`);
+        over++;
+      }
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(src);
+}
+if (over > 0) process.exit(1);
