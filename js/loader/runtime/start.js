@@ -1,8 +1,11 @@
 // @ts-check
 // start.js: fetch, compile and start the Go runtime (boot.js's start calls
 // boot once the runtime is loaded).
-/** @type {any} the module's exports */
-let ex = null;
+// ex is the module's exports once it is instantiated. Its type, ModuleExports, is
+// generated from wasm/bridge's //go:wasmexport functions (jsbuild -seam), so
+// that make check-loader fails a call with the wrong number of arguments.
+/** @type {ModuleExports} */
+let ex = /** @type {any} */ (null);
 
 /** @type {any} the Go runtime (wasm_exec.js) */
 let go = null;
@@ -28,7 +31,7 @@ async function boot(fetched) {
   go = new Go();
   go.importObject.modelcontext = imports();
   const instance = await instantiate(response, where);
-  ex = instance.exports;
+  ex = /** @type {ModuleExports} */ (/** @type {unknown} */ (instance.exports));
   const exited = go.run(instance); // runs main until it blocks: it calls host.ready
   if (!started) throw new Error(`modelcontext: ${where} did not start; was it built from this version of wasm/cmd/modelcontext?`);
   faultAddr = ex.mc_fault(); // exports may be called once main runs

@@ -117,7 +117,8 @@ var exports = []string{
 func run(args []string) error {
 	fl := flag.NewFlagSet("jsbuild", flag.ContinueOnError)
 	out := fl.String("o", "", "write modelcontext.js, "+RuntimeFile+" and modelcontext.mjs into this `folder`")
-	seamFile := fl.String("seam", "", "write the seam constants alone into this `file` (for type-checking the loader)")
+	seamFile := fl.String("seam", "", "write the seam constants alone, and the type of the module's exports, into this `file` (for type-checking the loader)")
+	bridge := fl.String("bridge", "wasm/bridge", "the `folder` of the bridge, whose //go:wasmexport functions type the exports in -seam's file")
 	src := fl.String("loader", "js/loader", "the `folder` of the loader's source files (the runtime's in its runtime folder)")
 	test := fl.Bool("test", false, "write the test build: the loader with the test hooks appended (never into dist)")
 	hooks := fl.String("testhooks", "js/testhooks", "the `folder` of the test build's hooks")
@@ -126,7 +127,11 @@ func run(args []string) error {
 		return err
 	}
 	if *seamFile != "" {
-		if err := write(*seamFile, []byte("// @ts-check\n"+seamJS())); err != nil {
+		exports, err := bridgeFuncs(*bridge, "//go:wasmexport")
+		if err != nil {
+			return err
+		}
+		if err := write(*seamFile, []byte("// @ts-check\n"+seamJS()+exportsTypedef(exports))); err != nil {
 			return err
 		}
 	}

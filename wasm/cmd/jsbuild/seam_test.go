@@ -1,12 +1,7 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
-	"go/ast"
-	"go/parser"
-	"go/printer"
-	"go/token"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -29,57 +24,12 @@ const (
 	hooksDir   = "../../../js/testhooks"
 )
 
-// goFunc is a function of the bridge with its directive's name.
-type goFunc struct {
-	sig    string // "func hostDeliver(sub, v int32) int32"
-	params int    // wasm parameters: a string is two
-}
-
-// bridgeFuncs returns the bridge's functions marked with directive
-// ("//go:wasmimport modelcontext" or "//go:wasmexport"), by the name the
-// directive gives.
-func bridgeFuncs(t *testing.T, directive string) map[string]goFunc {
+// bridgeFuncsOf is bridgeFuncs of the bridge's directory, failing t.
+func bridgeFuncsOf(t *testing.T, directive string) map[string]goFunc {
 	t.Helper()
-	fset := token.NewFileSet()
-	files, err := filepath.Glob(filepath.Join(bridgeDir, "*.go"))
+	out, err := bridgeFuncs(bridgeDir, directive)
 	if err != nil {
 		t.Fatal(err)
-	}
-	out := map[string]goFunc{}
-	for _, path := range files {
-		if strings.HasSuffix(path, "_test.go") {
-			continue
-		}
-		f, err := parser.ParseFile(fset, path, nil, parser.ParseComments)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, d := range f.Decls {
-			fd, ok := d.(*ast.FuncDecl)
-			if !ok || fd.Doc == nil {
-				continue
-			}
-			for _, c := range fd.Doc.List {
-				name, ok := strings.CutPrefix(c.Text, directive+" ")
-				if !ok {
-					continue
-				}
-				var b bytes.Buffer
-				printer.Fprint(&b, fset, &ast.FuncDecl{Name: fd.Name, Type: fd.Type})
-				n := 0
-				for _, p := range fd.Type.Params.List {
-					width := 1
-					if id, ok := p.Type.(*ast.Ident); ok && id.Name == "string" {
-						width = 2
-					}
-					n += width * max(len(p.Names), 1)
-				}
-				out[strings.TrimSpace(name)] = goFunc{b.String(), n}
-			}
-		}
-	}
-	if len(out) == 0 {
-		t.Fatalf("no %s functions found in %s", directive, bridgeDir)
 	}
 	return out
 }
@@ -131,7 +81,7 @@ func hostArity(t *testing.T, literal string) map[string]int {
 // taking as many parameters as that function passes, and carrying its Go
 // signature as a comment above it.
 func TestHostFunctionsMatchTheImports(t *testing.T) {
-	imports := bridgeFuncs(t, "//go:wasmimport modelcontext")
+	imports := bridgeFuncsOf(t, "//go:wasmimport modelcontext")
 	src := loaderSource(t, "host.js")
 	body := src[strings.Index(src, "const host = {"):]
 	body = body[:strings.Index(body, "\n};")+3]
@@ -165,11 +115,14 @@ func TestHostFunctionsMatchTheImports(t *testing.T) {
 	}
 }
 
-// TestExportCallsMatchTheExports: every export the loader calls exists, with
-// as many arguments as it takes, and every export is called, by the loader
-// or (mc_stats, mc_list) by the test build's hooks.
+// TestExportCallsMatchTheExports: every export the loader calls exists, and
+// every export is called, by the loader or (mc_stats, mc_list) by the test
+// build's hooks. The number of arguments of each call is tsc's to check
+// (make check-loader): the loader's ex has the type exportsTypedef
+// generates from the same declarations, which TestExportsTypedef holds to
+// them.
 func TestExportCallsMatchTheExports(t *testing.T) {
-	exports := bridgeFuncs(t, "//go:wasmexport")
+	exports := bridgeFuncsOf(t, "//go:wasmexport")
 	call := regexp.MustCompile(`\bex\.(mc_\w+)\(`)
 	used := map[string]bool{}
 	var all [][2]string
@@ -188,13 +141,8 @@ func TestExportCallsMatchTheExports(t *testing.T) {
 		for _, loc := range call.FindAllStringSubmatchIndex(src, -1) {
 			fn := src[loc[2]:loc[3]]
 			used[fn] = true
-			want, ok := exports[fn]
-			if !ok {
+			if _, ok := exports[fn]; !ok {
 				t.Errorf("%s calls ex.%s, which wasm/bridge does not export", name, fn)
-				continue
-			}
-			if n := args(src[loc[1]:]); n != want.params {
-				t.Errorf("%s calls ex.%s with %d arguments; %s takes %d", name, fn, n, want.sig, want.params)
 			}
 		}
 	}
@@ -205,31 +153,27 @@ func TestExportCallsMatchTheExports(t *testing.T) {
 	}
 }
 
-// args counts the arguments of a call whose text starts after its "(".
-func args(s string) int {
-	depth, n, any := 0, 1, false
-	for _, c := range s {
-		switch c {
-		case '(', '[', '{':
-			depth++
-		case ')', ']', '}':
-			if depth == 0 {
-				if !any {
-					return 0
-				}
-				return n
-			}
-			depth--
-		case ',':
-			if depth == 0 {
-				n++
-			}
+// TestExportsTypedef: the type tsc gives the loader's ex has one member per
+// //go:wasmexport function, with its parameters, and the memory.
+func TestExportsTypedef(t *testing.T) {
+	exports := bridgeFuncsOf(t, "//go:wasmexport")
+	typedef := exportsTypedef(exports)
+	for name, f := range exports {
+		params := make([]string, len(f.names))
+		for i, p := range f.names {
+			params[i] = p + ": number"
 		}
-		if c != ' ' && c != ')' {
-			any = true
+		want := "{(" + strings.Join(params, ", ") + ") => "
+		if !strings.Contains(typedef, want) || !strings.Contains(typedef, "} "+name+" "+f.sig) {
+			t.Errorf("the exports' type has no %s%s for %s", want, name, f.sig)
 		}
 	}
-	return -1
+	if n := strings.Count(typedef, "@property"); n != len(exports)+1 {
+		t.Errorf("the exports' type has %d members; want the %d exports and mem", n, len(exports))
+	}
+	if !regexp.MustCompile(`@property \{\(id: number, n: number\) => number\} mc_register `).MatchString(typedef) {
+		t.Errorf("mc_register is not typed (id: number, n: number) => number:\n%s", typedef)
+	}
 }
 
 // TestTheLoaderDeclaresNoSeamConstant: the constants come from Go only.
