@@ -47,3 +47,45 @@ func TestTableAgainstAMap(t *testing.T) {
 		}
 	}
 }
+
+// TestSequentialIDsSpread: the loader numbers registrations in sequence. With
+// 1,000 of them staying registered while others come and go, no run of
+// occupied slots grows long: a new ID never probes far. (An ID masked by the
+// table's size made one run of all 1,000, which half of the IDs probed to
+// its end.)
+func TestSequentialIDsSpread(t *testing.T) {
+	var tab table
+	id := ID(0)
+	for range 1000 {
+		id++
+		tab.putNew(&entry{id: id})
+	}
+	longest := 0
+	for range 5000 {
+		id++
+		e := &entry{id: id}
+		tab.putNew(e)
+		longest = max(longest, longestRun(tab.slots))
+		tab.remove(e)
+	}
+	if longest > 16 {
+		t.Errorf("with 1,000 sequential IDs in %d slots, a run of %d occupied slots formed; want at most 16", len(tab.slots), longest)
+	}
+	if tab.n != 1000 {
+		t.Fatalf("%d entries left, want 1000", tab.n)
+	}
+}
+
+// longestRun is the longest run of occupied slots, around the end.
+func longestRun(slots []*entry) int {
+	longest, run := 0, 0
+	for i := range 2 * len(slots) {
+		if slots[i%len(slots)] == nil {
+			run = 0
+			continue
+		}
+		run++
+		longest = max(longest, min(run, len(slots)))
+	}
+	return longest
+}
