@@ -91,8 +91,8 @@ func TestRegisterAndPushThroughTheHost(t *testing.T) {
 	if got := take(h); got != "" {
 		t.Errorf("register called out: %s", got)
 	}
-	if got := mcPush(1, 1, int32(registry.ResultDifferent), 5, 1); got != int32(registry.Dispatched) {
-		t.Errorf("a new value: outcome %d, want Dispatched", got)
+	if got := mcPush(1, 1, int32(registry.ResultDifferent), 5, 1); got != int32(registry.Delivered) {
+		t.Errorf("a new value: outcome %d, want Delivered", got)
 	}
 	if got := mcPush(1, 2, int32(registry.ResultSame), 0, 0); got != int32(registry.Suppressed) {
 		t.Errorf("the same value: outcome %d, want Suppressed", got)
@@ -100,8 +100,9 @@ func TestRegisterAndPushThroughTheHost(t *testing.T) {
 	if got := mcPush(1, 1, int32(registry.ResultDifferent), 6, 0); got != int32(registry.Dropped) {
 		t.Errorf("a late value: outcome %d, want Dropped", got)
 	}
-	// Go releases what it dispatched, and calls nothing for the others.
-	want := `debug([modelcontext] resource "state://a" changed) dispatch(1,5) release(5)`
+	// Go releases nothing: the value it delivered at once is the loader's
+	// to release (Delivered), and it calls nothing for the others.
+	want := `debug([modelcontext] resource "state://a" changed) dispatch(1,5)`
 	if got := take(h); got != want {
 		t.Errorf("push calls\n got %s\nwant %s", got, want)
 	}
@@ -167,8 +168,8 @@ func TestAThrowingHostFailsOutOfBand(t *testing.T) {
 		t.Errorf("mc_push with a throwing deliver: error = %q", got)
 	}
 	take(h)
-	want := "dispatch(1,4) deliver(" + strconv.Itoa(int(s)) + ",4) release(4)"
-	if code := mcPush(1, 2, int32(registry.ResultDifferent), 4, 0); code != int32(registry.Dispatched) || take(h) != want {
+	want := "dispatch(1,4) deliver(" + strconv.Itoa(int(s)) + ",4)"
+	if code := mcPush(1, 2, int32(registry.ResultDifferent), 4, 0); code != int32(registry.Delivered) || take(h) != want {
 		t.Errorf("the push after the failure did not deliver (code %d)", code)
 	}
 }

@@ -32,8 +32,8 @@
 //
 // The module creates no js.Func and holds no js.Value. The page API members
 // are the loader's own functions, which call the exports; the loader forgets
-// a value when Release runs (or, for a push Go did not dispatch, when
-// mc_push returns).
+// a value when Release runs (or, for a push Go did not dispatch or delivered
+// before it returned, when mc_push returns).
 //
 // # Tests
 //

@@ -5,8 +5,10 @@ package registry
 // for it) and compared the value v with the baseline (res). Push decides:
 // a result for a registration that is gone, or older than one already
 // handled, is dropped; one whose getter failed is reported; one equal to the
-// last dispatched value is suppressed; any other is dispatched, and the
-// registry then owns v. Calling nothing of the page's for a dropped or
+// last dispatched value is suppressed; any other is dispatched: delivered
+// at once (Delivered: v is the caller's again), or, pushed by a listener or
+// a handler of the delivery in progress, after it (Dispatched: the registry
+// owns v until then). Calling nothing of the page's for a dropped or
 // suppressed push, Push costs one call into Go.
 //
 // With ResultSame and the debug lines off, Push calls nothing of the host's
@@ -41,10 +43,11 @@ func (r *Registry) Push(id ID, push uint32, res Result, v Value) Outcome {
 		r.debug(`resource "`, e, `": value has no comparison key; pushed anyway (fail-open)`)
 	}
 	r.outbox = append(r.outbox, delivery{e, id, v})
-	if !r.delivering {
-		r.deliverAll()
+	if r.delivering {
+		return Dispatched
 	}
-	return Dispatched
+	r.deliverAll(v)
+	return Delivered
 }
 
 // errResult is Push's panic for a result the loader should never send.
@@ -59,8 +62,12 @@ type delivery struct {
 
 // deliverAll empties the outbox in order. A push made by a listener or a
 // handler is queued behind the delivery in progress, so that every consumer
-// sees every resource's values in the order they were dispatched.
-func (r *Registry) deliverAll() {
+// sees every resource's values in the order they were dispatched. It
+// releases each value once delivered, but keep, the value of the push that
+// called it, which Push hands back to its caller (Delivered). After a panic
+// it releases the value of the delivery it was in, keep or not, and the
+// caller gets the panic instead.
+func (r *Registry) deliverAll(keep Value) {
 	r.delivering = true
 	i := 0
 	var held Value // the value of the delivery in progress, until it is released
@@ -85,7 +92,9 @@ func (r *Registry) deliverAll() {
 			r.deliver(d.e, d.v)
 		}
 		held = 0
-		r.host.Release(d.v)
+		if d.v != keep {
+			r.host.Release(d.v)
+		}
 	}
 }
 

@@ -331,9 +331,9 @@ func TestTemplatesMatchInRegistrationOrderAndKeepTheirPlace(t *testing.T) {
 }
 
 // TestPushSaysWhatItDid: Push's outcome is what the loader acts on (it
-// undoes a new baseline and releases the value unless the push was
-// dispatched), so each case is checked directly, with the debug lines that
-// explain it.
+// undoes a new baseline unless the push was dispatched, and releases the
+// value unless it waits behind a delivery), so each case is checked
+// directly, with the debug lines that explain it.
 func TestPushSaysWhatItDid(t *testing.T) {
 	h := registrytest.New()
 	id := h.Register("state://a", func() (any, error) { return 1, nil }, nil)
@@ -345,10 +345,10 @@ func TestPushSaysWhatItDid(t *testing.T) {
 		want registry.Outcome
 		log  string
 	}{
-		{"a new value", 2, registry.ResultDifferent, registry.Dispatched, `debug [modelcontext] resource "state://a" changed`},
+		{"a new value", 2, registry.ResultDifferent, registry.Delivered, `debug [modelcontext] resource "state://a" changed`},
 		{"an older push", 1, registry.ResultDifferent, registry.Dropped, `debug [modelcontext] resource "state://a": late result dropped (a newer push was already handled)`},
 		{"the same value", 3, registry.ResultSame, registry.Suppressed, `debug [modelcontext] resource "state://a": push suppressed (value unchanged)`},
-		{"no key", 4, registry.ResultNoKey, registry.Dispatched, `debug [modelcontext] resource "state://a": value has no comparison key; pushed anyway (fail-open)`},
+		{"no key", 4, registry.ResultNoKey, registry.Delivered, `debug [modelcontext] resource "state://a": value has no comparison key; pushed anyway (fail-open)`},
 		{"a failed getter", 9, registry.ResultThrew, registry.Dropped, `error modelcontext: get() of "state://a" failed; nothing was pushed: <nil>`},
 		{"a push after the failure", 5, registry.ResultSame, registry.Suppressed, `debug [modelcontext] resource "state://a": push suppressed (value unchanged)`},
 	}
@@ -373,4 +373,47 @@ func TestPushSaysWhatItDid(t *testing.T) {
 		}()
 		h.R.Push(id, 11, registry.ResultThrew+1, 0)
 	}()
+}
+
+// releasing records the values the registry releases; a Dispatch may push
+// once more, as a listener calling onChange would.
+type releasing struct {
+	nopHost
+	released []registry.Value
+	nested   func()
+}
+
+func (h *releasing) Release(v registry.Value) { h.released = append(h.released, v) }
+
+func (h *releasing) Dispatch(registry.ID, registry.Value) {
+	if f := h.nested; f != nil {
+		h.nested = nil
+		f()
+	}
+}
+
+// TestAPushDeliveredAtOnceIsTheCallersToRelease: a value delivered before
+// Push returns comes back to its caller (Delivered), which releases it; the
+// registry releases only a value that waited behind the delivery in
+// progress (Dispatched), once it is delivered. Each value is released once.
+func TestAPushDeliveredAtOnceIsTheCallersToRelease(t *testing.T) {
+	h := &releasing{}
+	r := registry.New(h)
+	if _, err := r.Register(1, registry.Registration{Key: "state://a", MIMEType: registry.DefaultMIMEType}); err != nil {
+		t.Fatal(err)
+	}
+	if got := r.Push(1, 1, registry.ResultDifferent, 10); got != registry.Delivered {
+		t.Errorf("a push delivered at once: outcome %d, want Delivered", got)
+	}
+	nested := registry.Outcome(99)
+	h.nested = func() { nested = r.Push(1, 3, registry.ResultDifferent, 12) }
+	if got := r.Push(1, 2, registry.ResultDifferent, 11); got != registry.Delivered {
+		t.Errorf("a push whose listener pushed again: outcome %d, want Delivered", got)
+	}
+	if nested != registry.Dispatched {
+		t.Errorf("the push made by the listener: outcome %d, want Dispatched", nested)
+	}
+	if !slices.Equal(h.released, []registry.Value{12}) {
+		t.Errorf("the registry released %v; want only the listener's push's value, 12 (10 and 11 are their callers')", h.released)
+	}
 }

@@ -7,7 +7,9 @@ type ID int32
 type SubID int32
 
 // Value is the host's handle of a JavaScript value: a getter's result or a
-// thrown error. 0 is no value. The registry releases every handle it is given.
+// thrown error. 0 is no value. The registry releases every handle it is
+// given, but a push's value that it no longer holds when Push returns: the
+// caller releases that one (see Outcome).
 type Value int32
 
 // Result is what the loader found when it compared the value of a push with
@@ -33,9 +35,14 @@ const (
 	Dropped Outcome = iota
 	// Suppressed: the value equals the last one dispatched.
 	Suppressed
-	// Dispatched: the value is delivered (now, or after the delivery in
-	// progress), and the registry releases it after.
+	// Dispatched: the value waits behind the delivery in progress (a push
+	// made by a listener or a handler) and is delivered after it; the
+	// registry releases it then.
 	Dispatched
+	// Delivered: the value was delivered before Push returned, and the
+	// registry no longer holds it: the caller releases it (one call out of
+	// Go fewer than the registry releasing it).
+	Delivered
 )
 
 // Values are the page's values, held by the host.

@@ -142,7 +142,9 @@ function settled(r) {
  * the baseline before Go is called, so that a push made while Go delivers
  * this value compares with it, and the old one is restored when Go does not
  * dispatch it (a newer push was handled first, or r is gone): Go calls
- * nothing of the page's then.
+ * nothing of the page's then. The value is released here when Go is done
+ * with it as mc_push returns (not dispatched, or delivered at once); one
+ * that waits behind the delivery in progress, Go releases once delivered.
  * @param {Registration} r
  * @param {number} n
  * @param {any} v
@@ -161,10 +163,10 @@ function result(r, n, v) {
   const old = r.base;
   r.base = k;
   const h = hold(v);
-  if (internal(ex.mc_push(r.id, n, k === null ? RESULT_NO_KEY : RESULT_DIFFERENT, h, debugOn())) !== DISPATCHED) {
-    release(h);
-    r.base = old;
-  }
+  const outcome = internal(ex.mc_push(r.id, n, k === null ? RESULT_NO_KEY : RESULT_DIFFERENT, h, debugOn()));
+  if (outcome === DISPATCHED) return; // Go holds v until it is delivered
+  release(h);
+  if (outcome !== DELIVERED) r.base = old;
 }
 
 /**

@@ -330,7 +330,11 @@ func (h *Host) result(id registry.ID, n uint32, v any, err error) {
 		h.base[id] = string(b)
 	}
 	hv := h.hold(v)
-	if h.R.Push(id, n, res, hv) != registry.Dispatched {
+	switch h.R.Push(id, n, res, hv) {
+	case registry.Dispatched:
+	case registry.Delivered:
+		h.Release(hv)
+	default:
 		h.Release(hv)
 		if had {
 			h.base[id] = old
