@@ -248,7 +248,9 @@
       check(updated === before, `${updated - before} suppressed pushes were dispatched`);
       return ms;
     },
-    // One push reaching one subscribeResource handler, no event listener.
+    // One push reaching one subscribeResource handler, no event listener
+    // (the push workloads' listener was taken off: the module makes no
+    // event then, the reference makes one that nobody hears).
     handler: (ops) => {
       const before = handled;
       const ms = flips(sources.handler, ops);

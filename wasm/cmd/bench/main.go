@@ -36,7 +36,7 @@
 // # Targets
 //
 // Printed as met or MISS, with the numbers: every in-page operation within
-// 1.3× of the reference; pushes of ~10 KB and ~100 KB within 1.1×; the MCP
+// 1.2× of the reference; pushes of ~10 KB and ~100 KB within 1.1×; the MCP
 // read round trip within 0.6× of MCP-B's server; ready within 1.15× of the
 // bare Go program (first visit, fresh tab; paired per round); the .wasm no
 // larger than 443 KB (443,000 bytes) brotli.
