@@ -132,7 +132,7 @@ func BenchmarkPushNop(b *testing.B) {
 		name string
 		res  registry.Result
 		want registry.Outcome
-	}{{"suppressed", registry.ResultSame, registry.Suppressed}, {"dispatched", registry.ResultDifferent, registry.Dispatched}} {
+	}{{"suppressed", registry.ResultSame, registry.Suppressed}, {"dispatched", registry.ResultDifferent, registry.Delivered}} {
 		b.Run(tc.name, func(b *testing.B) {
 			r := registry.New(nopHost{})
 			if _, err := r.Register(1, registry.Registration{Key: "bench://push", MIMEType: registry.DefaultMIMEType}); err != nil {
