@@ -145,10 +145,11 @@ const listen = /** @type {any} */ (events.addEventListener).bind(events);
 // listener. Listeners are seen on an EventTarget of this file's making (mc
 // made here, or the one that carries an object's events): added through its
 // addEventListener and not yet taken off through its removeEventListener, or
-// set as an on… handler and not cleared. What the browser takes off by
-// itself (a `once` listener that ran, one whose `signal` aborted) still
-// counts: heard may say yes when nobody listens, never no when somebody
-// does. A page's own object that carries events (native WebMCP, a polyfill)
+// set as an on… handler and not cleared. The options of a listener of these
+// types are read once and handed to the browser as read, so that both see
+// one capture flag. What the browser takes off by itself (a `once` listener
+// that ran, one whose `signal` aborted) still counts: heard may say yes when
+// nobody listens, never no when somebody does. A page's own object that carries events (native WebMCP, a polyfill)
 // may have had listeners before this file ran, or get them from another
 // script world: on it every event is made.
 const pagesOwn = events === mc && !madeHere;
@@ -159,51 +160,65 @@ const heard = { resourceupdated: pagesOwn, resourcelistchanged: pagesOwn };
  * that heard counts
  * @property {Map<any, number>} added listener → its captures (BUBBLE, CAPTURE)
  * @property {boolean} handler an on… handler is set
- * @property {boolean} always a listener's options could not be read a second
- * time: the type is heard from then on
  */
 const BUBBLE = 1;
 const CAPTURE = 2;
 /** @type {Record<"resourceupdated" | "resourcelistchanged", Listening>} */
 const listening = {
-  resourceupdated: { added: new Map(), handler: false, always: false },
-  resourcelistchanged: { added: new Map(), handler: false, always: false },
+  resourceupdated: { added: new Map(), handler: false },
+  resourcelistchanged: { added: new Map(), handler: false },
 };
 
 /**
  * listened records that listener was added (on) or taken off (!on) for type
- * with options, as the browser just did, and updates heard[type].
+ * with the capture flag capture, as the browser just did, and recounts.
  * @param {"resourceupdated" | "resourcelistchanged"} type
  * @param {any} listener
- * @param {any} options
+ * @param {boolean} capture
  * @param {boolean} on
  */
-function listened(type, listener, options, on) {
+function listened(type, listener, capture, on) {
+  if (listener === null || listener === undefined) return; // the browser ignores it
   const l = listening[type];
-  if (listener !== null && listener !== undefined) {
-    let bit = BUBBLE;
-    try {
-      bit = captureOf(options) ? CAPTURE : BUBBLE;
-    } catch {
-      l.always = true; // which listener this was is not known
-    }
-    const bits = l.added.get(listener) || 0;
-    if (on) l.added.set(listener, bits | bit);
-    else if (bits & ~bit) l.added.set(listener, bits & ~bit);
-    else l.added.delete(listener);
-  }
-  heard[type] = pagesOwn || l.always || l.handler || l.added.size > 0;
+  const bit = capture ? CAPTURE : BUBBLE;
+  const bits = l.added.get(listener) || 0;
+  if (on) l.added.set(listener, bits | bit);
+  else if (bits & ~bit) l.added.set(listener, bits & ~bit);
+  else l.added.delete(listener);
+  recount(type);
+}
+
+/**
+ * recount derives heard[type] from listening[type].
+ * @param {"resourceupdated" | "resourcelistchanged"} type
+ */
+function recount(type) {
+  const l = listening[type];
+  heard[type] = pagesOwn || l.handler || l.added.size > 0;
 }
 
 /**
  * captureOf reads the capture flag of addEventListener's or
  * removeEventListener's options as the browser does: a boolean, or an
- * object's capture (it may throw, as a getter may).
+ * object's capture (a getter may throw, as it would in the browser).
  * @param {any} options
  */
 function captureOf(options) {
   if (options !== null && (typeof options === "object" || typeof options === "function")) return Boolean(options.capture);
   return Boolean(options);
+}
+
+/**
+ * flatOptions reads addEventListener's options once, in the browser's
+ * order, into what the browser is then given: the capture flag alone, or a
+ * plain object of the four members. The browser and the count then see the
+ * same capture flag, whatever a getter of the page's options returns from
+ * one read to the next.
+ * @param {any} options
+ */
+function flatOptions(options) {
+  if (options === null || (typeof options !== "object" && typeof options !== "function")) return Boolean(options);
+  return { capture: Boolean(options.capture), once: Boolean(options.once), passive: options.passive, signal: options.signal };
 }
 
 // toldUnheard: debug mode has said that no listener hears the type.
@@ -240,11 +255,11 @@ function ours(type) {
 // A listener for one of the module's events is a consumer: adding one
 // starts the module. Every other type passes through untouched.
 define("addEventListener", function addEventListener(/** @type {any} */ type, /** @type {any} */ listener, /** @type {any} */ options) {
-  const result = listen(type, listener, options);
-  if (ours(type)) {
-    listened(type, listener, options, true);
-    if (!bootStarted) wake(`a listener for ${type} was added`);
-  }
+  if (!ours(type)) return listen(type, listener, options);
+  const flat = flatOptions(options);
+  const result = listen(type, listener, flat);
+  listened(type, listener, typeof flat === "boolean" ? flat : flat.capture, true);
+  if (!bootStarted) wake(`a listener for ${type} was added`);
   return result;
 });
 
@@ -254,8 +269,10 @@ if (!pagesOwn) {
   /** @type {(type: string, listener: any, options?: any) => void} */
   const unlisten = /** @type {any} */ (events.removeEventListener).bind(events);
   define("removeEventListener", function removeEventListener(/** @type {any} */ type, /** @type {any} */ listener, /** @type {any} */ options) {
-    const result = unlisten(type, listener, options);
-    if (ours(type)) listened(type, listener, options, false);
+    if (!ours(type)) return unlisten(type, listener, options);
+    const capture = captureOf(options); // read once: the browser is given the flag
+    const result = unlisten(type, listener, capture);
+    listened(type, listener, capture, false);
     return result;
   });
 }
@@ -282,13 +299,13 @@ for (const type of /** @type {const} */ (["resourceupdated", "resourcelistchange
         if (handler !== null) events.removeEventListener(type, listener);
         handler = null;
         listening[type].handler = false;
-        listened(type, null, undefined, false);
+        recount(type);
         return;
       }
       if (handler === null) listen(type, listener);
       handler = f;
       listening[type].handler = true;
-      listened(type, null, undefined, true);
+      recount(type);
       if (!bootStarted) wake(`on${type} was set`);
     },
   });
