@@ -29,14 +29,7 @@ func TestDemo(t *testing.T) {
 	p := &page{Tab: tab, t: t, url: demo}
 	r := startRelay(t, p.attachArgs()...)
 	c := connectStdio(t, r, legacy)
-	res, err := c.ListResources(c.ctx(), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var uris []string
-	for _, x := range res.Resources {
-		uris = append(uris, x.URI)
-	}
+	uris := c.uris()
 	if !strings.Contains(strings.Join(uris, " "), "state://cart") {
 		t.Fatalf("the demo's resources: %v", uris)
 	}

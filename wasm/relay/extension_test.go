@@ -248,14 +248,7 @@ func TestExtension(t *testing.T) {
 	expose(pop, p.url)
 
 	_, c := b.stdioClient(legacy)
-	res, err := c.ListResources(c.ctx(), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var uris []string
-	for _, r := range res.Resources {
-		uris = append(uris, r.URI)
-	}
+	uris := c.uris()
 	if !strings.Contains(strings.Join(uris, " "), "test://static-text") {
 		t.Fatalf("resources/list: %v", uris)
 	}

@@ -299,6 +299,21 @@ func (c *client) nextUpdate() string {
 	}
 }
 
+// uris lists the resources (resources/list, one page) and returns their uris,
+// in order.
+func (c *client) uris() []string {
+	c.t.Helper()
+	res, err := c.ListResources(c.ctx(), nil)
+	if err != nil {
+		c.t.Fatalf("resources/list: %v", err)
+	}
+	var uris []string
+	for _, r := range res.Resources {
+		uris = append(uris, r.URI)
+	}
+	return uris
+}
+
 // read returns the text of uri's first content.
 func (c *client) read(uri string) string {
 	c.t.Helper()

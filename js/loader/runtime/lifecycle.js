@@ -12,10 +12,10 @@
 // current, and regs) and never decides them itself once the module runs: a
 // replacement takes its predecessor's place in the cache as in Go's list, a
 // new key goes last, an unregistration leaves, so that the cache lists in
-// Go's order (the test build's cacheDrift checks it). Around those calls it runs what only JavaScript
-// can: the teardown of a replaced registration before the new subscribe,
-// subscribe while the registration is still the current one, and
-// resourcelistchanged once per call, as the contract says.
+// Go's order (the test build's cacheDrift checks it). Around those calls it
+// runs what only JavaScript can: the teardown of a replaced registration
+// before the new subscribe, subscribe while the registration is still the
+// current one, and resourcelistchanged once per call, as the contract says.
 
 /**
  * registerNow registers r with Go, which answers the registration r
