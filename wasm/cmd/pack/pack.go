@@ -35,11 +35,16 @@ var shipped = []source{
 	{name: "README.md", from: "js/README.md"},
 	{name: "THIRD_PARTY_NOTICES"},
 	{name: "modelcontext-runtime.js", from: "modelcontext-runtime.js", dist: true},
+	{name: "modelcontext.cjs", from: "modelcontext.cjs", dist: true},
 	{name: "modelcontext.d.ts", from: "js/modelcontext.d.ts"},
 	{name: "modelcontext.js", from: "modelcontext.js", dist: true},
 	{name: "modelcontext.mjs", from: "modelcontext.mjs", dist: true},
 	{name: "modelcontext.wasm", from: "modelcontext.wasm", dist: true},
 	{name: "package.json", from: "js/package.json"},
+	{name: "react.d.ts", from: "js/react/react.d.ts"},
+	{name: "react.mjs", from: "js/react/react.js"},
+	{name: "vue.d.ts", from: "js/vue/vue.d.ts"},
+	{name: "vue.mjs", from: "js/vue/vue.js"},
 }
 
 // manifest is what pack reads of package.json.
