@@ -54,14 +54,27 @@ function registerMarked(desc) {
 /** @type {Map<Element, Marked>} */
 const marked = new Map();
 
-/** @type {string} only elements inside a match count; "" is the whole document */
+// refused holds the elements ignored for their uri, with their attributes'
+// key then: one warning each, though a parsed element is seen more than once.
+/** @type {WeakMap<Element, string>} */
+const refused = new WeakMap();
+
+/** @type {string} only elements strictly inside a match count; "" is the whole document */
 let markupScope = "";
 
-const MARKUP_ATTRIBUTES = ["data-resource", "data-name", "data-title", "data-description", "data-mime-type", "type"];
+// markupNonce is the script tag's nonce: when it has one, only elements whose
+// data-nonce equals it count, so that a visitor's markup (a review, a
+// comment), which cannot know the per-response nonce, never becomes a
+// resource. It is read from the nonce property: browsers hide the attribute
+// once the tag is parsed. The ES module has no declarative markup (it has no
+// tag to carry data-declarative), so nothing plays the nonce there.
+let markupNonce = "";
+
+const MARKUP_ATTRIBUTES = ["data-resource", "data-name", "data-title", "data-description", "data-mime-type", "data-nonce", "type"];
 
 /**
  * watchMarkup registers the declarative resources in the document and
- * those added later, inside scope (a CSS selector, or "" for all).
+ * those added later, strictly inside scope (a CSS selector, or "" for all).
  * @param {string} scope
  */
 function watchMarkup(scope) {
@@ -74,6 +87,7 @@ function watchMarkup(scope) {
     }
   }
   markupScope = scope;
+  markupNonce = (script && script.nonce) || "";
   markAll(document);
   new MutationObserver(markupChanged).observe(document.documentElement, {
     subtree: true, childList: true, characterData: true, attributes: true, attributeFilter: MARKUP_ATTRIBUTES,
@@ -159,9 +173,10 @@ function unmarkGone() {
 function markElement(el) {
   const old = marked.get(el);
   const uri = el.getAttribute("data-resource");
-  const inScope = uri !== null && el.isConnected && (markupScope === "" || el.closest(markupScope) !== null);
+  const inScope = uri !== null && el.isConnected && authors(el);
   const key = inScope ? MARKUP_ATTRIBUTES.map((a) => el.getAttribute(a)).join("\u0000") : "";
-  if (old && old.key === key) return;
+  if ((old && old.key === key) || refused.get(el) === key) return;
+  refused.delete(el);
   // A new uri, or none: the old registration ends. The same uri is
   // registered again below, which replaces it in its place.
   if (old) {
@@ -175,9 +190,17 @@ function markElement(el) {
     console.error(`modelcontext: the element with data-resource="${uri}" has no data-name; it is not registered`);
     return;
   }
+  // Markup never replaces a registered uri: only its own registration, when
+  // this element's attributes changed and its uri did not.
   const current = resources.get(uri);
   if (current && !current.markup) {
+    refused.set(el, key);
     console.warn(`modelcontext: the element with data-resource="${uri}" is ignored: page code registered "${uri}", and code wins over markup`);
+    return;
+  }
+  if (current && !(old && old.uri === uri)) {
+    refused.set(el, key);
+    console.warn(`modelcontext: the element with data-resource="${uri}" is ignored: earlier markup registered "${uri}", and markup never replaces a registered resource`);
     return;
   }
   const type = el.tagName === "SCRIPT" ? (el.getAttribute("type") || "").trim().toLowerCase() : "";
@@ -206,6 +229,20 @@ function markElement(el) {
     return;
   }
   marked.set(el, m);
+}
+
+/**
+ * authors says whether el is the page author's markup: strictly inside a
+ * match of the scope (never the matching element itself, which a visitor's
+ * <main data-resource> would be), and carrying the tag's nonce when it has
+ * one.
+ * @param {Element} el
+ */
+function authors(el) {
+  if (markupNonce !== "" && el.getAttribute("data-nonce") !== markupNonce) return false;
+  if (markupScope === "") return true;
+  const parent = el.parentElement;
+  return parent !== null && parent.closest(markupScope) !== null;
 }
 
 /**
