@@ -12,7 +12,7 @@ GO_SOURCES := $(shell find wasm -name '*.go' -not -name '*_test.go' -not -path '
 
 .PHONY: build build-test demo test test-deps test-host test-wasm test-browser test-goapi demo-app lint types check-loader fuzz size bench clean mcpclient edge edge-build test-edge bench-visit bench-page lighthouse
 
-build: dist/modelcontext.wasm dist/modelcontext.js dist/modelcontext-runtime.js dist/modelcontext.mjs
+build: dist/modelcontext.wasm dist/modelcontext.js dist/modelcontext-runtime.js dist/modelcontext.mjs dist/modelcontext.cjs
 
 # demo-app: the demo's Go app (the delivery estimate in the checkout, written
 # with wasm/modelcontext), and Go's own wasm_exec.js to run it. A separate
@@ -47,11 +47,11 @@ dist/modelcontext.wasm: $(GO_SOURCES)
 	GOOS=js GOARCH=wasm $(GO) build -trimpath $(WASM_GCFLAGS) -ldflags='-s -w' -o $@ ./wasm/cmd/modelcontext
 
 # The classic script (the stub every page downloads, and the runtime it
-# imports from beside itself when the module starts) and the ES module (both
-# in one file): the loader with Go's own wasm_exec.js (from the Go that built
+# imports from beside itself when the module starts) and the ES and CommonJS
+# modules (both in one file): the loader with Go's own wasm_exec.js (from the Go that built
 # the .wasm) folded into the runtime.
 LOADER_SOURCES := $(wildcard js/loader/*.js js/loader/runtime/*.js)
-dist/modelcontext.js dist/modelcontext-runtime.js dist/modelcontext.mjs &: $(LOADER_SOURCES) $(WASM_EXEC) $(wildcard wasm/cmd/jsbuild/*.go) $(GO_SOURCES)
+dist/modelcontext.js dist/modelcontext-runtime.js dist/modelcontext.mjs dist/modelcontext.cjs &: $(LOADER_SOURCES) $(WASM_EXEC) $(wildcard wasm/cmd/jsbuild/*.go) $(GO_SOURCES)
 	$(GO) run ./wasm/cmd/jsbuild -o dist -wasm-exec $(WASM_EXEC)
 
 # build-test: the test build, the same three scripts with js/testhooks/
@@ -237,7 +237,25 @@ test-goapi: build build-test test-deps
 	CHROMIUM="$(BIN)/chromium" $(GO) test -race -count=1 ./$(GOAPI)/...
 	PATH="$(BIN):$$PATH" GOOS=js GOARCH=wasm $(GO) test -count=1 -exec="$(BIN)/go_js_wasm_exec" ./$(GOAPI)/...
 
-test: lint types check-loader test-host test-wasm test-browser test-goapi test-edge test-package test-relay
+test: lint types check-loader test-host test-wasm test-browser test-goapi test-edge test-package test-node test-relay
+
+# test-node: the package in Node.js, as a page author's tooling meets it,
+# installed from the fresh tarball: node-import.mjs imports it, requires it
+# and evaluates the classic script without a document (SSR, scripts); then a
+# Vitest suite under the node, jsdom and happy-dom environments (pinned in
+# testdata/vitest; npm ci runs only when its lock file changed).
+.PHONY: test-node
+VITEST := testdata/vitest
+
+$(VITEST)/node_modules/.package-lock.json: $(VITEST)/package-lock.json
+	cd $(VITEST) && npm ci --ignore-scripts --no-audit --no-fund
+	@touch $@
+
+test-node: $(TARBALL) $(VITEST)/node_modules/.package-lock.json
+	cd $(VITEST) && rm -rf node_modules/modelcontext && \
+		npm install --no-save --ignore-scripts --no-audit --no-fund ../../$(TARBALL) && \
+		node --unhandled-rejections=strict node-import.mjs && \
+		./node_modules/.bin/vitest run
 
 # test-relay: the relay (wasm/cmd/relay, wasm/relay) against pages in
 # headless Chromium, with the Go SDK's client, the official MCP conformance
@@ -340,8 +358,8 @@ TARBALL := dist/modelcontext-$(VERSION).tgz
 
 pack: $(TARBALL)
 
-$(TARBALL): dist/modelcontext.wasm dist/modelcontext.js dist/modelcontext-runtime.js dist/modelcontext.mjs js/package.json js/README.md \
-		js/modelcontext.d.ts LICENSE CHANGELOG.md $(wildcard wasm/cmd/pack/*.go) wasm/mcp/server.go
+$(TARBALL): dist/modelcontext.wasm dist/modelcontext.js dist/modelcontext-runtime.js dist/modelcontext.mjs dist/modelcontext.cjs js/package.json js/README.md \
+		js/modelcontext.d.ts $(wildcard js/react/* js/vue/*) LICENSE CHANGELOG.md $(wildcard wasm/cmd/pack/*.go) wasm/mcp/server.go
 	$(GO) run ./wasm/cmd/pack -dist dist -o dist -goroot $(GOROOT)
 
 # test-package tries the tarball as a user would. Each sample app in

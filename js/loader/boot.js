@@ -48,7 +48,9 @@ function wake(why) {
   if (bootStarted) return;
   bootStarted = true;
   if (debugOn()) debugLine(`starting the WebAssembly module: ${why}`);
-  start().then(resolveReady, (err) => {
+  start().then(resolveReady, (/** @type {any} */ e) => {
+    // Every failure to load names itself, whatever threw it.
+    const err = describe(e).startsWith("modelcontext:") ? e : new Error(`modelcontext: could not load the WebAssembly module "${wasmURL}": ${describe(e)}`);
     fail(err);
     quietError(err.message);
     rejectReady(err);
@@ -60,7 +62,7 @@ function wake(why) {
 async function start() {
   checkWasmURL();
   // The .wasm downloads while the runtime loads.
-  const response = wasmResponse || fetch(wasmURL, { credentials: "same-origin" });
+  const response = fetchWasm();
   response.catch(() => {}); // boot reports it
   await loadRuntime();
   await boot(response);
@@ -86,13 +88,22 @@ define("registerResourceTools", registerResourceTools);
 define("registerPageResource", registerPageResource);
 define("ready", ready);
 define(INSTALLED, true);
-if (script && script.hasAttribute("data-tools") && typeof mc.registerTool === "function") registerResourceTools();
-if (script && script.hasAttribute("data-declarative")) watchMarkup((script.getAttribute("data-declarative") || "").trim());
-if (script && script.hasAttribute("data-page-resource")) registerPageResource({ uri: script.getAttribute("data-page-resource") || undefined });
-if (script && script.hasAttribute("data-mcp")) awaitMessages(script.getAttribute("data-mcp") || DEFAULT_CHANNEL);
-if (bootMode === "eager") wake('data-boot="eager"');
-else if (bootMode === "idle") whenIdle(() => wake("idle time after the load event"));
-else if (debugOn()) debugLine("waiting for an agent: the WebAssembly module starts at the first consumer call, event listener, await of ready or MCP message");
+if (!doc) {
+  // No document (server rendering, Node.js): producers validate and register
+  // nowhere, consumers fail with this, and ready is rejected (handled above).
+  bootStarted = true;
+  const err = new Error("modelcontext: there is no document here (server-side rendering, or Node.js without a DOM), so no agent can read resources: registerResource does nothing, and consumers work in a browser, or under jsdom or happy-dom");
+  fail(err);
+  rejectReady(err);
+} else {
+  if (script && script.hasAttribute("data-tools") && typeof mc.registerTool === "function") registerResourceTools();
+  if (script && script.hasAttribute("data-declarative")) watchMarkup((script.getAttribute("data-declarative") || "").trim());
+  if (script && script.hasAttribute("data-page-resource")) registerPageResource({ uri: script.getAttribute("data-page-resource") || undefined });
+  if (script && script.hasAttribute("data-mcp")) awaitMessages(script.getAttribute("data-mcp") || DEFAULT_CHANNEL);
+  if (bootMode === "eager") wake('data-boot="eager"');
+  else if (bootMode === "idle") whenIdle(() => wake("idle time after the load event"));
+  else if (debugOn()) debugLine("waiting for an agent: the WebAssembly module starts at the first consumer call, event listener, await of ready or MCP message");
+}
 
 /**
  * whenIdle calls f in an idle period after the load event (or soon after

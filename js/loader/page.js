@@ -1,9 +1,15 @@
 // @ts-check
 // page.js: where the module is, and the object its API lives on.
 
+// doc is the page's document; null where there is none (a server rendering
+// the page, a Node.js script, a test runner's node environment). There the
+// loader installs nothing and its consumers fail with noDocument (boot.js).
+/** @type {Document | null} */
+const doc = typeof document === "object" && document !== null ? document : null;
+
 // The script tag that is running this file; null when it is imported as an
 // ES module (or injected by a script).
-const script = /** @type {HTMLScriptElement | null} */ (document.currentScript);
+const script = /** @type {HTMLScriptElement | null} */ (doc && doc.currentScript);
 const debugAttr = !!script && script.hasAttribute("data-debug");
 
 // bootMode says when the module starts: "lazy" (the default) at the first
@@ -28,7 +34,7 @@ let bootStarted = false;
 // past the window's own properties, among the document's named elements;
 // an own property of the global object is found at once, so there is one,
 // undefined until the page sets it.
-if (!Object.prototype.hasOwnProperty.call(globalThis, "__MODELCONTEXT_DEBUG__")) {
+if (doc && !Object.prototype.hasOwnProperty.call(globalThis, "__MODELCONTEXT_DEBUG__")) {
   try {
     Object.defineProperty(globalThis, "__MODELCONTEXT_DEBUG__", { value: undefined, writable: true, configurable: true, enumerable: false });
   } catch {
@@ -41,9 +47,10 @@ function debugOn() {
 
 // Where the .wasm is, first match wins: data-wasm on the tag; the page's
 // __MODELCONTEXT_WASM_URL__, set before this file loads; beside the ES module
-// (import.meta.url, which jsbuild writes into the module as moduleWasmURL);
-// beside the script's src. Each resolves like any URL of the page, and a
-// query or hash on the script's URL changes nothing. When none of them gives
+// (import.meta.url, which jsbuild writes into the module as moduleWasmURL,
+// and which a bundler may have rewritten into a path of the site); beside
+// the script's src. Each resolves like any URL of the page, and a query or
+// hash on the script's URL changes nothing. When none of them gives
 // a URL (a blob: script without data-wasm), wasmURL is "" and boot says so.
 // scriptURL is where the script was ("" for the ES module): the classic
 // script's runtime is beside it (loadRuntime). wasmFix is the advice of an
@@ -52,15 +59,21 @@ const [wasmURL, scriptURL, wasmFix] = locate();
 
 function locate() {
   const fix = "put modelcontext.wasm at that URL (beside the script), or set data-wasm on the script tag";
-  const at = moduleWasmURL ? "" : (script && script.src) || scriptURLFromStack() || document.baseURI;
+  if (!doc) return ["", "", fix];
+  const base = doc.baseURI;
+  const at = moduleWasmURL ? "" : (script && script.src) || scriptURLFromStack() || base;
   try {
     const attr = script && script.getAttribute("data-wasm");
     const set = /** @type {any} */ (globalThis).__MODELCONTEXT_WASM_URL__;
-    if (attr) return [new URL(attr, document.baseURI).href, at, `put modelcontext.wasm at that URL, or correct data-wasm=${JSON.stringify(attr)} on the script tag`];
+    if (attr) return [new URL(attr, base).href, at, `put modelcontext.wasm at that URL, or correct data-wasm=${JSON.stringify(attr)} on the script tag`];
     if (typeof set === "string" && set !== "") {
-      return [new URL(set, document.baseURI).href, at, `put modelcontext.wasm at that URL, or correct globalThis.__MODELCONTEXT_WASM_URL__ (${JSON.stringify(set)})`];
+      return [new URL(set, base).href, at, `put modelcontext.wasm at that URL, or correct globalThis.__MODELCONTEXT_WASM_URL__ (${JSON.stringify(set)})`];
     }
-    return [moduleWasmURL || new URL("modelcontext.wasm", at).href, at, fix];
+    if (moduleWasmURL) {
+      const bundled = `your bundler emitted the module's .wasm as ${JSON.stringify(moduleWasmURL)}: serve that file, or set globalThis.__MODELCONTEXT_WASM_URL__ before the module loads`;
+      return [new URL(moduleWasmURL, base).href, at, bundled];
+    }
+    return [new URL("modelcontext.wasm", at).href, at, fix];
   } catch {
     return ["", at, fix];
   }
@@ -73,9 +86,10 @@ function locate() {
 const runtimeURL = locateRuntime();
 
 function locateRuntime() {
+  if (!doc) return "";
   const attr = script && script.getAttribute("data-runtime");
   const set = /** @type {any} */ (globalThis).__MODELCONTEXT_RUNTIME_URL__;
-  for (const [u, base] of [[attr || "", document.baseURI], [typeof set === "string" ? set : "", document.baseURI], [RUNTIME_FILE, scriptURL], [RUNTIME_FILE, wasmURL]]) {
+  for (const [u, base] of [[attr || "", doc.baseURI], [typeof set === "string" ? set : "", doc.baseURI], [RUNTIME_FILE, scriptURL], [RUNTIME_FILE, wasmURL]]) {
     try {
       if (u) return new URL(u, base).href;
     } catch {}
@@ -84,12 +98,13 @@ function locateRuntime() {
 }
 
 // checkWasmURL throws what is wrong with wasmURL before anything is
-// fetched: there is none, or the page was opened as a file.
+// fetched: there is none, or the page was opened as a file (a file: URL is
+// read from disk where Node.js runs the page: readWasmFile).
 function checkWasmURL() {
   if (wasmURL === "") {
     throw new Error(`modelcontext: cannot tell where modelcontext.wasm is: the script was loaded from "${scriptURL}", which no file can be beside; set data-wasm on the script tag, or globalThis.__MODELCONTEXT_WASM_URL__ before it loads`);
   }
-  if (new URL(wasmURL).protocol === "file:") {
+  if (wasmURL.startsWith("file:") && !nodeFS()) {
     throw new Error(`modelcontext: the WebAssembly module "${wasmURL}" cannot be loaded from a page opened as a file (file://); serve the page and its files over HTTP, for example with "python3 -m http.server" in their folder, and open http://localhost:8000/`);
   }
 }
@@ -101,6 +116,32 @@ function checkWasmURL() {
 /** @type {Promise<Response> | null} */
 const wasmResponse = bootMode === "eager" && wasmURL !== "" && !wasmURL.startsWith("file:") ? fetch(wasmURL, { credentials: "same-origin" }) : null;
 if (wasmResponse) wasmResponse.catch(() => {});
+
+/**
+ * nodeFS is Node.js's fs/promises where the page runs in Node.js (jsdom,
+ * happy-dom), whose fetch cannot read a file: URL; else null. It is reached
+ * through process.getBuiltinModule, which no bundler follows into a page.
+ * @returns {any}
+ */
+function nodeFS() {
+  try {
+    const p = /** @type {any} */ (globalThis).process;
+    return (p && typeof p.getBuiltinModule === "function" && p.getBuiltinModule("fs/promises")) || null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * fetchWasm starts reading the .wasm: over the network, or from disk for a
+ * file: URL under Node.js (its bytes, then).
+ * @returns {Promise<Response | ArrayBufferView>}
+ */
+function fetchWasm() {
+  const fs = wasmURL.startsWith("file:") ? nodeFS() : null;
+  if (fs) return fs.readFile(new URL(wasmURL));
+  return wasmResponse || fetch(wasmURL, { credentials: "same-origin" });
+}
 
 // scriptURLFromStack finds this file's URL in a stack trace, for the classic
 // script loaded some other way than a tag of its own (imported for its side
@@ -120,10 +161,11 @@ let madeHere = false; // mc is the EventTarget ownContext made
 const mc = ownContext();
 
 function ownContext() {
-  const own = /** @type {any} */ (document).modelContext;
+  if (!doc) return new EventTarget();
+  const own = /** @type {any} */ (doc).modelContext;
   if (own !== null && (typeof own === "object" || typeof own === "function")) return own;
   const target = new EventTarget();
-  Object.defineProperty(document, "modelContext", { value: target, configurable: true, enumerable: true });
+  Object.defineProperty(doc, "modelContext", { value: target, configurable: true, enumerable: true });
   madeHere = true;
   return target;
 }

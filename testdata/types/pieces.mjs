@@ -5,7 +5,8 @@
 // Each file must also compile as a classic script (every one is loaded as
 // one, or joined into one by wasm/cmd/jsbuild): a file whose code moved out
 // of a function into a block fails here if it still returns at its top
-// level. It prints what is wrong and exits 1.
+// level. The framework bindings (js/react, js/vue) are ES modules and are
+// parsed as such. It prints what is wrong and exits 1.
 //
 //   node pieces.mjs FILE...
 import fs from "node:fs";
@@ -18,13 +19,15 @@ const MAX_FUNCTION = 100;
 let over = 0;
 for (const file of process.argv.slice(2)) {
   const text = fs.readFileSync(file, "utf8");
+  const esModule = /(^|\/)js\/(react|vue)\//.test(file);
+  const src = ts.createSourceFile(file, text, ts.ScriptTarget.ES2022, true, ts.ScriptKind.JS);
   try {
-    new vm.Script(text, { filename: file });
+    if (!esModule) new vm.Script(text, { filename: file });
+    else if (src.parseDiagnostics.length > 0) throw new Error(ts.flattenDiagnosticMessageText(src.parseDiagnostics[0].messageText, " "));
   } catch (e) {
-    console.log(`${file}: not a classic script: ${e.message}`);
+    console.log(`${file}: not ${esModule ? "an ES module" : "a classic script"}: ${e.message}`);
     over++;
   }
-  const src = ts.createSourceFile(file, text, ts.ScriptTarget.ES2022, true, ts.ScriptKind.JS);
   const lines = src.getLineAndCharacterOfPosition(text.length).line + 1;
   if (lines > MAX_FILE) {
     console.log(`${file}: ${lines} lines (at most ${MAX_FILE})`);

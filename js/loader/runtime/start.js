@@ -13,9 +13,10 @@ let go = null;
 const WASM_MAGIC = [0x00, 0x61, 0x73, 0x6d];
 
 /**
- * boot compiles and starts the module from its response (boot.js's start
- * fetched it). Its errors say what to fix, naming the URL.
- * @param {Promise<Response>} fetched
+ * boot compiles and starts the module from its response, or its bytes read
+ * from disk (boot.js's start fetched it: page.js's fetchWasm). Its errors say
+ * what to fix, naming the URL.
+ * @param {Promise<Response | ArrayBufferView>} fetched
  */
 async function boot(fetched) {
   const where = `the WebAssembly module "${wasmURL}"`;
@@ -25,7 +26,7 @@ async function boot(fetched) {
   } catch (e) {
     throw new Error(`modelcontext: could not fetch ${where}: ${describe(e)} (a wrong URL, the network, or a Content-Security-Policy connect-src that does not allow it)`);
   }
-  if (!response.ok) {
+  if (!ArrayBuffer.isView(response) && !response.ok) {
     throw new Error(`modelcontext: could not fetch ${where}: HTTP ${response.status} ${response.statusText}; ${wasmFix}`);
   }
   go = new Go();
@@ -46,14 +47,24 @@ async function boot(fetched) {
  * instantiate compiles the module as it downloads when it is served as
  * application/wasm. Real WebAssembly under another type is compiled from its
  * bytes, with a warning; anything else is an error that says what the server
- * sent instead.
- * @param {Response} response
+ * sent instead. Bytes read from disk are compiled as they are.
+ * @param {Response | ArrayBufferView} response
  * @param {string} where
  */
 async function instantiate(response, where) {
+  if (ArrayBuffer.isView(response)) return compileBytes(response, where);
   const type = (response.headers.get("Content-Type") || "").split(";")[0].trim().toLowerCase();
   try {
-    if (type === "application/wasm") return (await WebAssembly.instantiateStreaming(response, go.importObject)).instance;
+    if (type === "application/wasm") {
+      try {
+        return (await WebAssembly.instantiateStreaming(response, go.importObject)).instance;
+      } catch (e) {
+        // A Response of a DOM in Node.js (happy-dom's) is not the platform's,
+        // which streaming compilation requires: compile its bytes instead.
+        if (!(e instanceof TypeError) || response.bodyUsed) throw e;
+        return (await WebAssembly.instantiate(await response.arrayBuffer(), go.importObject)).instance;
+      }
+    }
     if (type === "text/html") {
       throw new Error(`modelcontext: ${where} is missing: the server answered with an HTML page, as many servers do for a file they do not have; ${wasmFix}`);
     }
@@ -64,11 +75,33 @@ async function instantiate(response, where) {
     console.warn(`modelcontext: ${where} was served as "${type || "no Content-Type"}", not application/wasm; it was compiled anyway, without streaming. Configure the server to send .wasm files as application/wasm.`);
     return (await WebAssembly.instantiate(bytes, go.importObject)).instance;
   } catch (e) {
-    if (describe(e).startsWith("modelcontext:")) throw e;
-    const why = describe(e);
-    if (/Content Security Policy|unsafe-eval|CSP/i.test(why)) {
-      throw new Error(`modelcontext: the page's Content-Security-Policy does not allow WebAssembly: add 'wasm-unsafe-eval' to its script-src (${why})`);
-    }
-    throw new Error(`modelcontext: could not instantiate ${where}: ${why}`);
+    throw instantiateError(e, where);
   }
+}
+
+/**
+ * compileBytes instantiates the module from its bytes.
+ * @param {ArrayBufferView} bytes
+ * @param {string} where
+ */
+async function compileBytes(bytes, where) {
+  try {
+    return (await WebAssembly.instantiate(/** @type {BufferSource} */ (bytes), go.importObject)).instance;
+  } catch (e) {
+    throw instantiateError(e, where);
+  }
+}
+
+/**
+ * instantiateError says what stopped the module from being instantiated.
+ * @param {any} e
+ * @param {string} where
+ */
+function instantiateError(e, where) {
+  const why = describe(e);
+  if (why.startsWith("modelcontext:")) return e;
+  if (/Content Security Policy|unsafe-eval|CSP/i.test(why)) {
+    return new Error(`modelcontext: the page's Content-Security-Policy does not allow WebAssembly: add 'wasm-unsafe-eval' to its script-src (${why})`);
+  }
+  return new Error(`modelcontext: could not instantiate ${where}: ${why}`);
 }

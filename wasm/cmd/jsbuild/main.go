@@ -5,6 +5,7 @@
 //	dist/modelcontext.js          the classic script (<script src>): the stub
 //	dist/modelcontext-runtime.js  the runtime the classic script imports
 //	dist/modelcontext.mjs         the ES module (import { registerResource } from "modelcontext"): both
+//	dist/modelcontext.cjs         the same for require("modelcontext")
 //
 // The stub is what every page downloads and runs: the members of
 // document.modelContext, validation and the table, the queue before the
@@ -19,7 +20,10 @@
 //
 // The script finds the .wasm beside its own src; the module finds it with
 // new URL("modelcontext.wasm", import.meta.url), the form bundlers
-// recognise, rewrite and emit. The module's named exports are the members the
+// recognise, rewrite and emit; the CommonJS module beside its __filename.
+// Where there is no document (server rendering, Node.js), each installs
+// nothing and exports members that register nowhere (js/loader/boot.js).
+// The module's named exports are the members the
 // loader installs on document.modelContext, taken from it once it is
 // installed, so that a page that has both the tag and the import gets one
 // registry and one fetch of the .wasm.
@@ -158,7 +162,7 @@ func run(args []string) error {
 	if err := os.MkdirAll(*out, 0o755); err != nil {
 		return err
 	}
-	for _, name := range []string{"modelcontext.js", RuntimeFile, "modelcontext.mjs"} {
+	for _, name := range []string{"modelcontext.js", RuntimeFile, "modelcontext.mjs", "modelcontext.cjs"} {
 		if err := write(filepath.Join(*out, name), append(header(*test, name), built[name]...)); err != nil {
 			return err
 		}
@@ -220,9 +224,11 @@ func (l *loader) build() (map[string][]byte, error) {
 	for name, code := range map[string][]byte{
 		"modelcontext.js":  l.assembleScript(c, id),
 		RuntimeFile:        l.assembleRuntimeModule(c, id),
-		"modelcontext.mjs": l.assembleModule(c),
+		"modelcontext.mjs": l.assembleModule(c, false),
+		"modelcontext.cjs": l.assembleModule(c, true),
 	} {
-		if out[name], err = minify(code, name != "modelcontext.js"); err != nil {
+		module := name == RuntimeFile || name == "modelcontext.mjs"
+		if out[name], err = minify(code, module); err != nil {
 			return nil, fmt.Errorf("%s: %w", name, err)
 		}
 	}
@@ -326,6 +332,8 @@ func header(test bool, name string) []byte {
 		return b.Bytes()
 	case RuntimeFile:
 		b.WriteString(" The runtime modelcontext.js imports.\n")
+	case "modelcontext.cjs":
+		b.WriteString(" The CommonJS module; it finds modelcontext.wasm beside itself.\n")
 	default:
 		b.WriteString(" It finds modelcontext.wasm beside itself.\n")
 	}
@@ -333,12 +341,13 @@ func header(test bool, name string) []byte {
 	return b.Bytes()
 }
 
-// The stub's opening: one copy serves when the loader is loaded twice.
+// The stub's opening: one copy serves when the loader is loaded twice (the
+// function returns the object its members are on).
 const opening = `"use strict";
 const INSTALLED = Symbol.for("modelcontext.resources");
 {
-  const existing = /** @type {any} */ (document).modelContext;
-  if (existing && existing[INSTALLED]) return; // loaded twice: the first copy serves
+  const existing = typeof document === "object" && document !== null ? /** @type {any} */ (document).modelContext : undefined;
+  if (existing && existing[INSTALLED]) return existing; // loaded twice: the first copy serves
 }
 `
 
@@ -381,15 +390,27 @@ func (l loader) assembleRuntimeModule(c crossing, id string) []byte {
 	return b.Bytes()
 }
 
-// assembleModule is the ES module: the stub and the runtime in one file, the
-// runtime's function called when the module starts.
-func (l loader) assembleModule(c crossing) []byte {
+// assembleModule is the ES module (or, cjs, the CommonJS module): the stub
+// and the runtime in one file, the runtime's function called when the module
+// starts.
+func (l loader) assembleModule(c crossing, cjs bool) []byte {
 	var b bytes.Buffer
-	// A bundler that emits no module (esbuild's iife or cjs) turns
-	// import.meta into {}: the loader then finds the .wasm beside the
-	// bundle, as it does for the classic script.
-	b.WriteString("let moduleWasmURL = \"\";\ntry {\n  moduleWasmURL = new URL(\"modelcontext.wasm\", import.meta.url).href;\n} catch {}\n")
-	b.WriteString("(() => {\n" + opening + "let runtimeLoaded = false;\n")
+	if cjs {
+		// Beside __filename where Node.js runs it (jsdom, happy-dom); a
+		// bundler's CommonJS has neither, and the .wasm is found as for the
+		// classic script.
+		b.WriteString("let moduleWasmURL = \"\";\ntry {\n  const p = globalThis.process;\n" +
+			"  if (typeof __filename === \"string\" && p && typeof p.getBuiltinModule === \"function\") " +
+			"moduleWasmURL = new URL(\"modelcontext.wasm\", p.getBuiltinModule(\"url\").pathToFileURL(__filename)).href;\n} catch {}\n")
+	} else {
+		// A bundler that emits no module (esbuild's iife or cjs) turns
+		// import.meta into {}: the loader then finds the .wasm beside the
+		// bundle, as it does for the classic script. One that emits a path of
+		// the site instead of a URL has it resolved against the document
+		// (page.js); String() reads both.
+		b.WriteString("let moduleWasmURL = \"\";\ntry {\n  moduleWasmURL = String(new URL(\"modelcontext.wasm\", import.meta.url));\n} catch {}\n")
+	}
+	b.WriteString("const modelContext = (() => {\n" + opening + "let runtimeLoaded = false;\n")
 	fmt.Fprintf(&b, "const RUNTIME_FILE = %q;\n", RuntimeFile)
 	l.stubBody(&b, c)
 	fmt.Fprintf(&b, `function loadRuntime() {
@@ -401,8 +422,15 @@ func (l loader) assembleModule(c crossing) []byte {
 }
 `, strings.Join(c.back, ", "), strings.Join(c.in, ", "))
 	l.runtimeFunction(&b, c)
-	b.WriteString("\n})();\n")
-	b.WriteString("const modelContext = document.modelContext;\n")
+	b.WriteString("\nreturn mc;\n})();\n")
+	if cjs {
+		b.WriteString("module.exports = {\n")
+		for _, name := range exports {
+			fmt.Fprintf(&b, "  %s: modelContext.%s,\n", name, name)
+		}
+		b.WriteString("};\n")
+		return b.Bytes()
+	}
 	for _, name := range exports {
 		fmt.Fprintf(&b, "export const %s = modelContext.%s;\n", name, name)
 	}
