@@ -1,10 +1,14 @@
 package relay
 
 import (
+	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"os"
 	"sync"
 
 	"github.com/chromedp/cdproto"
@@ -21,7 +25,7 @@ import (
 // a dozen domains on it and closes the tab when its context ends, which is
 // not acceptable for a tab that belongs to the user.
 type cdpConn struct {
-	conn *chromedp.Conn
+	conn chromedp.Transport // a WebSocket (--attach) or the launched browser's pipe
 
 	wmu  sync.Mutex // serializes writes, so that commands reach the browser in call order
 	mu   sync.Mutex
@@ -40,6 +44,12 @@ func dialCDP(ctx context.Context, wsURL string, onEvent func(*cdproto.Message)) 
 	if err != nil {
 		return nil, fmt.Errorf("connecting to the browser at %s: %w", wsURL, err)
 	}
+	return newCDPConn(conn, onEvent), nil
+}
+
+// newCDPConn speaks the DevTools protocol on conn; events are handed to
+// onEvent from a goroutine of their own, in order.
+func newCDPConn(conn chromedp.Transport, onEvent func(*cdproto.Message)) *cdpConn {
 	c := &cdpConn{conn: conn, wait: map[int64]func(*cdproto.Message){}, done: make(chan struct{}), events: newQueue[*cdproto.Message]()}
 	go c.read()
 	go func() {
@@ -51,7 +61,54 @@ func dialCDP(ctx context.Context, wsURL string, onEvent func(*cdproto.Message)) 
 			onEvent(ev)
 		}
 	}()
-	return c, nil
+	return c
+}
+
+// pipeTransport is the DevTools protocol on the pipe of a browser started
+// with --remote-debugging-pipe: the browser reads commands from its fd 3
+// (w here) and writes answers and events to its fd 4 (r), each message JSON
+// followed by a NUL byte. Only the relay holds the pipe's ends, so no other
+// process can reach the browser, as it could a debugging port.
+type pipeTransport struct {
+	w  *os.File
+	rf *os.File
+	r  *bufio.Reader
+}
+
+func newPipeTransport(w, r *os.File) *pipeTransport {
+	return &pipeTransport{w: w, rf: r, r: bufio.NewReaderSize(r, 64<<10)}
+}
+
+func (p *pipeTransport) Read(_ context.Context, msg *cdproto.Message) error {
+	b, err := p.r.ReadBytes(0)
+	if err != nil {
+		if errors.Is(err, io.EOF) && len(b) > 0 {
+			err = io.ErrUnexpectedEOF
+		}
+		return err
+	}
+	*msg = cdproto.Message{}
+	return json.Unmarshal(b[:len(b)-1], msg)
+}
+
+func (p *pipeTransport) Write(_ context.Context, msg *cdproto.Message) error {
+	b, err := json.Marshal(msg)
+	if err != nil {
+		return err
+	}
+	if bytes.IndexByte(b, 0) >= 0 {
+		return errors.New("a DevTools message holds a NUL byte") // encoding/json escapes it; never happens
+	}
+	_, err = p.w.Write(append(b, 0))
+	return err
+}
+
+// Close closes both ends: the browser sees the pipe close, and the read
+// loop ends.
+func (p *pipeTransport) Close() error {
+	werr := p.w.Close()
+	rerr := p.rf.Close()
+	return errors.Join(werr, rerr)
 }
 
 var errClosed = errors.New("the connection to the browser is closed")

@@ -13,6 +13,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -37,11 +38,13 @@ func chromiumPath(flag string) (string, error) {
 }
 
 // chromium is a headless browser the relay launched, with a profile of its
-// own that close removes.
+// own that close removes. The relay speaks DevTools with it on a pipe
+// (--remote-debugging-pipe): it opens no debugging port, which any local
+// process could connect to and drive the browser.
 type chromium struct {
 	cmd     *exec.Cmd
 	dir     string
-	wsURL   string
+	pipe    *pipeTransport
 	exited  chan struct{}
 	stderr  *tail
 	waitErr error
@@ -50,9 +53,9 @@ type chromium struct {
 // Profile directories the relay creates start with this, in os.TempDir().
 const profilePrefix = "modelcontext-relay-"
 
-// launchChromium starts exe headless on about:blank and returns once its
-// DevTools endpoint is known.
-func launchChromium(ctx context.Context, exe string) (*chromium, error) {
+// launchChromium starts exe headless on about:blank, with the DevTools
+// protocol on a pipe (c.pipe).
+func launchChromium(exe string) (*chromium, error) {
 	dir, err := os.MkdirTemp("", profilePrefix)
 	if err != nil {
 		return nil, err
@@ -64,57 +67,55 @@ func launchChromium(ctx context.Context, exe string) (*chromium, error) {
 		"--disable-breakpad", "--disable-component-update", "--disable-default-apps",
 		"--disable-dev-shm-usage", "--disable-extensions", "--disable-sync",
 		"--metrics-recording-only", "--password-store=basic", "--use-mock-keychain",
-		"--remote-debugging-port=0", "--user-data-dir=" + dir,
+		"--remote-debugging-pipe", "--user-data-dir=" + dir,
 	}
 	if os.Getuid() == 0 {
 		args = append(args, "--no-sandbox") // Chromium refuses to run as root with its sandbox
 	}
 	args = append(args, "about:blank")
+	// The browser reads commands from its fd 3 and writes to its fd 4.
+	cmdR, cmdW, err := os.Pipe()
+	if err != nil {
+		os.RemoveAll(dir)
+		return nil, err
+	}
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		cmdR.Close()
+		cmdW.Close()
+		os.RemoveAll(dir)
+		return nil, err
+	}
 	cmd := exec.Command(exe, args...)
+	cmd.ExtraFiles = []*os.File{cmdR, outW}
 	setProcessGroup(cmd)
 	pr, pw := io.Pipe()
 	cmd.Stdout = io.Discard
 	cmd.Stderr = pw
-	if err := cmd.Start(); err != nil {
+	err = cmd.Start()
+	cmdR.Close() // the browser's ends
+	outW.Close()
+	if err != nil {
+		cmdW.Close()
+		outR.Close()
 		os.RemoveAll(dir)
 		return nil, fmt.Errorf("starting %s: %w", exe, err)
 	}
-	c := &chromium{cmd: cmd, dir: dir, exited: make(chan struct{}), stderr: &tail{max: 4096}}
+	c := &chromium{cmd: cmd, dir: dir, pipe: newPipeTransport(cmdW, outR), exited: make(chan struct{}), stderr: &tail{max: 4096}}
 	go func() {
 		c.waitErr = cmd.Wait()
 		pw.Close()
 		close(c.exited)
 	}()
-	found := make(chan string, 1)
 	go func() {
 		sc := bufio.NewScanner(pr)
 		sc.Buffer(make([]byte, 64<<10), 1<<20)
-		sent := false
 		for sc.Scan() {
-			line := sc.Text()
-			if rest, ok := strings.CutPrefix(line, "DevTools listening on "); ok && !sent {
-				found <- strings.TrimSpace(rest)
-				sent = true
-				continue
-			}
-			c.stderr.Write([]byte(line + "\n"))
+			c.stderr.Write([]byte(sc.Text() + "\n"))
 		}
 		io.Copy(io.Discard, pr)
 	}()
-	timer := time.NewTimer(30 * time.Second)
-	defer timer.Stop()
-	select {
-	case c.wsURL = <-found:
-		return c, nil
-	case <-c.exited:
-		err = fmt.Errorf("%s exited at start (%v): %s", exe, c.waitErr, strings.TrimSpace(c.stderr.String()))
-	case <-timer.C:
-		err = fmt.Errorf("%s printed no DevTools address within 30s: %s", exe, strings.TrimSpace(c.stderr.String()))
-	case <-ctx.Done():
-		err = ctx.Err()
-	}
-	c.kill()
-	return nil, err
+	return c, nil
 }
 
 // close waits up to grace for the browser to exit (after Browser.close, say),
@@ -134,6 +135,7 @@ func (c *chromium) close(grace time.Duration) error {
 func (c *chromium) kill() {
 	killGroup(c.cmd)
 	<-c.exited
+	c.pipe.Close()
 	c.removeProfile()
 }
 
@@ -152,13 +154,27 @@ func (c *chromium) removeProfile() error {
 	return fmt.Errorf("removing the browser profile %s: %v", c.dir, err)
 }
 
+// started returns err, or, when the browser exited at start, why: what it
+// printed.
+func (c *chromium) started(exe string, err error) error {
+	select {
+	case <-c.exited:
+		return fmt.Errorf("%s exited at start (%v): %s", exe, c.waitErr, strings.TrimSpace(c.stderr.String()))
+	case <-time.After(time.Second):
+		return err
+	}
+}
+
 // tail keeps the last max bytes written to it.
 type tail struct {
+	mu  sync.Mutex
 	max int
 	b   []byte
 }
 
 func (t *tail) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
 	t.b = append(t.b, p...)
 	if len(t.b) > t.max {
 		t.b = t.b[len(t.b)-t.max:]
@@ -166,7 +182,11 @@ func (t *tail) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-func (t *tail) String() string { return string(t.b) }
+func (t *tail) String() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return string(t.b)
+}
 
 // browserEndpoint turns --attach's value into the browser's DevTools
 // WebSocket URL: a ws:// URL is used as it is; http://host:port (or

@@ -57,6 +57,11 @@
 // with the secret it prints at start, in the URL's path or as a bearer
 // token. The page must have opted in. Attaching never navigates or closes
 // the user's tab and relays exactly one; the relay's script and binding are
-// removed when it stops. A browser the relay launched is closed with its
-// helper processes, and its profile removed.
+// removed when it stops. A browser the relay launched speaks DevTools on a
+// pipe (--remote-debugging-pipe), so no other process can reach it, and is
+// closed with its helper processes, and its profile removed. The tab is
+// served for one origin (--url's, or the first the attached tab shows): a
+// document of another origin, after a redirect or a navigation, ends the
+// relay with an error that says so. Only https pages are served, and plain
+// http ones on loopback (127.0.0.0/8, ::1, localhost), on both paths.
 package relay

@@ -125,6 +125,11 @@ func parseFlags(args []string, stdout io.Writer) (*config, error) {
 	case *wait <= 0 || *idle <= 0:
 		return nil, errors.New("modelcontext: --wait and --idle must be positive durations, e.g. 30s")
 	}
+	if *pageURL != "" {
+		if _, err := servableOrigin(*pageURL); err != nil {
+			return nil, err
+		}
+	}
 	return &config{pageURL: *pageURL, attach: *attach, tab: *tabFlag, httpAddr: *httpAddr, channel: *channel, chromium: *chromiumFlag,
 		wait: *wait, idle: *idle, maxSessions: *maxSessions, origins: origins}, nil
 }
@@ -132,6 +137,7 @@ func parseFlags(args []string, stdout io.Writer) (*config, error) {
 // runCDP runs the relay against a page reached over the DevTools protocol:
 // a Chromium it launches (--url) or one it attaches to (--attach).
 func runCDP(ctx context.Context, cfg *config, stdin io.Reader, stdout io.Writer, logf func(string, ...any)) error {
+	var current atomic.Pointer[Tab]
 	var ln net.Listener
 	if cfg.httpAddr != "" {
 		var err error
@@ -143,34 +149,34 @@ func runCDP(ctx context.Context, cfg *config, stdin io.Reader, stdout io.Writer,
 
 	// The browser.
 	var br *chromium
-	var wsURL string
-	if cfg.pageURL != "" {
-		exe, err := chromiumPath(cfg.chromium)
-		if err != nil {
-			return fmt.Errorf("modelcontext: %w", err)
-		}
-		if br, err = launchChromium(ctx, exe); err != nil {
-			return fmt.Errorf("modelcontext: %w", err)
-		}
-		defer br.close(10 * time.Second)
-		wsURL = br.wsURL
-	} else {
-		var err error
-		if wsURL, err = browserEndpoint(ctx, cfg.attach); err != nil {
-			return fmt.Errorf("modelcontext: %w", err)
-		}
-	}
-	var current atomic.Pointer[Tab]
-	c, err := dialCDP(ctx, wsURL, func(ev *cdproto.Message) {
+	var exe string
+	onEvent := func(ev *cdproto.Message) {
 		if debugRelay && ev.Method != "Runtime.consoleAPICalled" {
 			logf("event %s %s %.300s", ev.SessionID, ev.Method, ev.Params)
 		}
 		if t := current.Load(); t != nil {
 			t.handle(ev)
 		}
-	})
-	if err != nil {
-		return fmt.Errorf("modelcontext: %w", err)
+	}
+	var c *cdpConn
+	if cfg.pageURL != "" {
+		var err error
+		if exe, err = chromiumPath(cfg.chromium); err != nil {
+			return fmt.Errorf("modelcontext: %w", err)
+		}
+		if br, err = launchChromium(exe); err != nil {
+			return fmt.Errorf("modelcontext: %w", err)
+		}
+		defer br.close(10 * time.Second)
+		c = newCDPConn(br.pipe, onEvent)
+	} else {
+		wsURL, err := browserEndpoint(ctx, cfg.attach)
+		if err != nil {
+			return fmt.Errorf("modelcontext: %w", err)
+		}
+		if c, err = dialCDP(ctx, wsURL, onEvent); err != nil {
+			return fmt.Errorf("modelcontext: %w", err)
+		}
 	}
 	defer c.close()
 	if br != nil {
@@ -186,9 +192,16 @@ func runCDP(ctx context.Context, cfg *config, stdin io.Reader, stdout io.Writer,
 	defer cancel()
 	id, desc, err := pickTab(setup, c, cfg.tab, br != nil)
 	if err != nil {
+		if br != nil {
+			err = fmt.Errorf("modelcontext: %w", br.started(exe, err))
+		}
 		return err
 	}
 	tab := newTab(c, id, cfg.channel, cfg.wait, logf)
+	tab.pinned = true // to the first site the tab shows, or --url's
+	if cfg.pageURL != "" {
+		tab.origin, _ = servableOrigin(cfg.pageURL)
+	}
 	current.Store(tab)
 	go func() {
 		<-c.done

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"net/url"
 	"os"
 	"strings"
 	"sync"
@@ -41,6 +42,10 @@ type Tab struct {
 	// postFn, when set, carries what post sends to the document ctxID
 	// instead of the DevTools protocol (the extension's native host).
 	postFn func(ctxID int64, channel string, payload []byte)
+	// pinned: the tab is served for one origin, the first it shows (or the
+	// one --url names); a document of another origin ends the relay. The
+	// extension's path pins in the extension instead, per exposure.
+	pinned bool
 
 	mu        sync.Mutex
 	sid       target.SessionID // the relay's DevTools session with the tab, once attached
@@ -48,6 +53,7 @@ type Tab struct {
 	ctxUnique string           // and its unique id, when known
 	uniques   map[int64]string // unique ids of the isolated worlds, from Runtime.executionContextCreated
 	url       string           // the current document's URL
+	origin    string           // the origin served, when pinned and known
 	gen       int              // document generation: timers of older ones do nothing
 	state     tabState         // of the current document
 	failure   error            // why the page does not serve MCP, when state is tabFailed
@@ -309,7 +315,8 @@ func (t *Tab) onBinding(ctxID int64, payload string) {
 }
 
 // newDocument: the relay's script runs in a new document (a load, a
-// reload, a navigation). Ask its MCP server whether it is there.
+// reload, a navigation). Ask its MCP server whether it is there, if the
+// relay may serve it (see admit).
 func (t *Tab) newDocument(ctxID int64, url string) {
 	t.mu.Lock()
 	old := t.ctxID
@@ -317,10 +324,70 @@ func (t *Tab) newDocument(ctxID int64, url string) {
 	if old != 0 && old != ctxID {
 		t.documentGone()
 	}
+	serve, err := t.admit(url)
+	switch {
+	case err != nil && t.pinned:
+		t.lost(err)
+		return
+	case err != nil:
+		t.logf("%v", err)
+		t.mu.Lock()
+		t.url = url
+		t.fail(err)
+		return
+	case !serve:
+		return // about:blank, before the page or between two
+	}
 	t.mu.Lock()
 	t.url = url
 	t.mu.Unlock()
 	t.newDocumentState(ctxID)
+}
+
+// admit says whether the relay serves the document at rawURL: an https
+// page, or a plain http one on a loopback host (anyone on the network
+// between could change what any other says to the agent); when the tab is
+// pinned, only of the origin it was pinned to. about: documents are not
+// served, and are no error.
+func (t *Tab) admit(rawURL string) (bool, error) {
+	if strings.HasPrefix(rawURL, "about:") {
+		return false, nil
+	}
+	origin, err := servableOrigin(rawURL)
+	if err != nil {
+		return false, err
+	}
+	if !t.pinned {
+		return true, nil
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.origin == "" {
+		t.origin = origin
+	}
+	if origin != t.origin {
+		return false, fmt.Errorf("modelcontext: the tab went to another site (%s, not %s): the relay serves one site, the one it started on, and stopped; start it again for %s if you mean to", rawURL, t.origin, origin)
+	}
+	return true, nil
+}
+
+// servableOrigin returns the origin of rawURL when the relay may serve a
+// page there: https, or plain http on a loopback host (127.0.0.0/8, ::1,
+// localhost).
+func servableOrigin(rawURL string) (string, error) {
+	u, err := url.Parse(rawURL)
+	if err != nil || u.Host == "" || u.Scheme != "https" && u.Scheme != "http" {
+		return "", fmt.Errorf("modelcontext: %s is not a web page (https://, or http:// on this machine); the relay serves only those", rawURL)
+	}
+	if u.Scheme == "http" && !isLoopbackHost(u.Hostname()) {
+		return "", fmt.Errorf("modelcontext: %s is plain http on another machine: anyone on the network between could change what it tells the agent; use its https:// address (plain http is served only on loopback: 127.0.0.1, ::1, localhost)", rawURL)
+	}
+	return u.Scheme + "://" + u.Host, nil
+}
+
+// isLoopbackHost: host (without a port) is localhost or a loopback IP.
+func isLoopbackHost(host string) bool {
+	return host == "localhost" || isLoopbackIP(host)
 }
 
 func (t *Tab) newDocumentState(ctxID int64) {

@@ -1,0 +1,215 @@
+package relay
+
+import (
+	"bufio"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// The guards on the visitor's machine (SECURITY.md): what another local
+// process, or a site the tab wanders to, could otherwise get from the relay.
+
+// TestLaunchNoDebuggingPort: the Chromium the relay starts (--url) speaks
+// DevTools on a pipe only: none of its processes has a debugging port in
+// its arguments or a listening TCP socket, which any local process could
+// connect to and drive the browser with.
+func TestLaunchNoDebuggingPort(t *testing.T) {
+	requireBuild(t)
+	exe, err := chromiumFor(t)
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := profileDirs()
+	r := startRelay(t, "--url", pageURL(t), "--chromium", exe)
+	c := connectStdio(t, r, legacy)
+	if got := c.read("test://a"); got != `{"a":0}` {
+		t.Fatalf("read: %s", got)
+	}
+	dirs := newOnes(profileDirs(), before)
+	if len(dirs) != 1 {
+		t.Fatalf("profile directories the relay made: %v", dirs)
+	}
+	procs := processesWith(dirs[0])
+	if len(procs) == 0 {
+		t.Fatalf("no process mentions the profile %s", dirs[0])
+	}
+	sockets := map[string]string{} // socket inode → the process that holds it
+	for _, p := range procs {
+		pid, cmdline, _ := strings.Cut(p, ": ")
+		if strings.Contains(cmdline, "--remote-debugging-port") || strings.Contains(cmdline, "--remote-debugging-address") {
+			t.Errorf("process %s has a debugging port: %s", pid, cmdline)
+		}
+		if !strings.Contains(cmdline, "--type=") && !strings.Contains(cmdline, "--remote-debugging-pipe") {
+			t.Errorf("the browser process %s runs without --remote-debugging-pipe: %s", pid, cmdline)
+		}
+		fds, _ := filepath.Glob("/proc/" + pid + "/fd/*")
+		for _, fd := range fds {
+			if l, err := os.Readlink(fd); err == nil && strings.HasPrefix(l, "socket:[") {
+				sockets[strings.TrimSuffix(strings.TrimPrefix(l, "socket:["), "]")] = pid
+			}
+		}
+	}
+	listening := 0
+	for _, table := range []string{"/proc/net/tcp", "/proc/net/tcp6"} {
+		f, err := os.Open(table)
+		if err != nil {
+			continue
+		}
+		sc := bufio.NewScanner(f)
+		for sc.Scan() {
+			// sl local_address rem_address st tx:rx tr:when retrnsmt uid timeout inode
+			fields := strings.Fields(sc.Text())
+			if len(fields) < 10 || fields[3] != "0A" { // 0A: LISTEN
+				continue
+			}
+			listening++
+			if pid, ok := sockets[fields[9]]; ok {
+				t.Errorf("Chromium process %s listens on %s (%s)", pid, fields[1], table)
+			}
+		}
+		f.Close()
+	}
+	if listening == 0 {
+		t.Fatal("no listening socket in /proc/net/tcp*: the check sees nothing (browsertest's server listens)")
+	}
+	t.Logf("%d Chromium processes, %d sockets", len(procs), len(sockets))
+}
+
+// otherOrigin serves what browsertest's server serves, from another
+// origin: 127.0.0.1 on another port.
+func otherOrigin(t *testing.T) *httptest.Server {
+	base, err := url.Parse(browsertestURL(t, "/"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	base.Path, base.RawQuery = "", ""
+	s := httptest.NewServer(httputil.NewSingleHostReverseProxy(base))
+	t.Cleanup(s.Close)
+	return s
+}
+
+// waitEndedOrServing waits until the relay r returns (its error) or says,
+// after the first from bytes of its stderr, that it serves a page (a
+// failure of these tests: it serves the other site).
+func waitEndedOrServing(t *testing.T, r *relayRun, from int) error {
+	t.Helper()
+	deadline := time.Now().Add(timeout)
+	for {
+		select {
+		case err := <-r.done:
+			r.err, r.ended = err, true
+			return err
+		case <-time.After(20 * time.Millisecond):
+		}
+		if strings.Contains(r.stderr.String()[from:], "serves MCP with sessions") {
+			t.Fatalf("the relay serves the page on the other site:\n%s", r.stderr)
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the relay neither ended nor served within %v:\n%s", timeout, r.stderr)
+		}
+	}
+}
+
+// TestRedirectToOtherOrigin: --url names one site; a redirect to another
+// (a page that serves MCP there) is not served: the relay ends, saying so.
+func TestRedirectToOtherOrigin(t *testing.T) {
+	requireBuild(t)
+	exe, err := chromiumFor(t)
+	if err != nil {
+		t.Fatal(err)
+	}
+	target := pageURL(t)
+	redirect := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		http.Redirect(w, req, target, http.StatusFound)
+	}))
+	defer redirect.Close()
+	r := startRelay(t, "--url", redirect.URL+"/start", "--chromium", exe)
+	err = waitEndedOrServing(t, r, 0)
+	r.err = nil
+	if err == nil || !strings.Contains(err.Error(), "the tab went to another site") || !strings.Contains(err.Error(), target) {
+		t.Errorf("Run returned %v", err)
+	}
+}
+
+// TestNavigateToOtherOrigin: a client reads the attached tab; the tab
+// navigates to another origin whose page serves MCP too. The client's next
+// read is answered with an error naming the other site, the relay ends,
+// and the page there never got a session from it.
+func TestNavigateToOtherOrigin(t *testing.T) {
+	p := openPage(t, "")
+	r := startRelay(t, p.attachArgs()...)
+	c := connectStdio(t, r, legacy)
+	if got := c.read("test://a"); got != `{"a":0}` {
+		t.Fatalf("read: %s", got)
+	}
+	u, _ := url.Parse(p.url)
+	other := otherOrigin(t).URL + u.RequestURI()
+	from := len(r.stderr.String())
+	p.Navigate(other)
+	err := waitEndedOrServing(t, r, from)
+	r.err = nil
+	if err == nil || !strings.Contains(err.Error(), "the tab went to another site") {
+		t.Errorf("Run returned %v", err)
+	}
+	if _, rerr := c.ReadResource(c.ctx(), &mcp.ReadResourceParams{URI: "test://a"}); rerr == nil {
+		t.Error("a read after the relay ended succeeded")
+	}
+	var sessions int
+	p.Eval(`(async () => { while (!window.relayTest) await new Promise((r) => setTimeout(r, 10)); return relayTest.sessions(); })()`, &sessions)
+	if sessions != 0 {
+		t.Errorf("the page on the other site serves %d sessions for the relay", sessions)
+	}
+}
+
+// TestServableOrigin: the pages the relay serves, on both paths: https,
+// and plain http only on loopback.
+func TestServableOrigin(t *testing.T) {
+	for _, tc := range []struct {
+		url, origin string // origin "" when refused
+	}{
+		{"https://shop.example/cart?x=1", "https://shop.example"},
+		{"http://127.0.0.1:8080/", "http://127.0.0.1:8080"},
+		{"http://127.9.9.9/", "http://127.9.9.9"},
+		{"http://localhost:3000/app", "http://localhost:3000"},
+		{"http://[::1]:8080/", "http://[::1]:8080"},
+		{"http://shop.example/", ""},
+		{"http://192.168.1.10/", ""},
+		{"http://localhost.evil.example/", ""},
+		{"http://127.0.0.1.nip.io/", ""},
+		{"file:///tmp/page.html", ""},
+		{"chrome://settings", ""},
+	} {
+		got, err := servableOrigin(tc.url)
+		if got != tc.origin || (err == nil) != (tc.origin != "") {
+			t.Errorf("servableOrigin(%q) = %q, %v; want %q", tc.url, got, err, tc.origin)
+		}
+	}
+	// --url refuses plain http elsewhere before it starts anything.
+	err := Run(t.Context(), []string{"--url", "http://shop.example/"}, strings.NewReader(""), &syncBuffer{}, &syncBuffer{})
+	if err == nil || !strings.Contains(err.Error(), "modelcontext: http://shop.example/ is plain http on another machine") {
+		t.Errorf("--url http://shop.example/: %v", err)
+	}
+}
+
+// TestNativeHostPlainHTTP: the extension path refuses a plain http page on
+// another machine too (the extension does not let the visitor allow such a
+// site; the host holds the line as well): nothing is posted to it, and the
+// next page, on https, is asked first.
+func TestNativeHostPlainHTTP(t *testing.T) {
+	f := startHost(t, extensionOrigin)
+	f.next("hello")
+	f.send(hostMessage{Type: "page", Doc: 1, URL: "http://shop.example/"})
+	f.send(hostMessage{Type: "page", Doc: 2, URL: "https://shop.example/"})
+	if m := f.next("post"); m.Doc != 2 || m.Text != `"mcp-check-ready"` {
+		t.Fatalf("the host's first post: %+v; want mcp-check-ready to document 2", m)
+	}
+}
