@@ -372,11 +372,12 @@ $(TARBALL): dist/modelcontext.wasm dist/modelcontext.js dist/modelcontext-runtim
 # compilerOptions.types, next to @mcp-b/webmcp-types, and the READMEs' ```ts
 # blocks (tsconfig.readme.json). wasm/cmd/pack's TestREADMEInstall runs the
 # README's install commands in a fresh app folder.
-BUNDLERS := vite webpack esbuild rollup
+BUNDLERS := vite webpack esbuild rollup parcel
 bare_vite    := ./node_modules/.bin/vite build bare --outDir ../dist-bare --emptyOutDir --logLevel warn
 bare_webpack := ./node_modules/.bin/webpack --mode production --entry ./src/bare.js --output-path dist-bare --no-stats
 bare_esbuild := ./node_modules/.bin/esbuild src/bare.js --bundle --format=esm --minify --outdir=dist-bare --log-level=warning
 bare_rollup  := ./node_modules/.bin/rollup -c --input src/bare.js --dir dist-bare --silent
+bare_parcel  := ./node_modules/.bin/parcel build src/bare.js --dist-dir dist-bare --no-cache --log-level warn
 # esbuild also builds the app as a classic script (an IIFE, esbuild's default
 # format for the browser), which index-iife.html loads with a plain script tag.
 more_esbuild := && ./node_modules/.bin/esbuild src/main.js --bundle --format=iife --minify --outdir=dist-iife --log-level=warning \

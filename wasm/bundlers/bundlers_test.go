@@ -27,8 +27,8 @@ func TestMain(m *testing.M) { os.Exit(browsertest.Main(m, nil)) }
 type app struct {
 	name string
 	// site is the folder served as the site's root, relative to the app:
-	// Vite's build output holds its index.html; the other apps' index.html
-	// loads the bundle from dist/.
+	// Vite's and Parcel's build output holds its index.html; the other
+	// apps' index.html loads the bundle from dist/.
 	site string
 	// out is the build output, relative to the app; the .wasm must be in it.
 	out string
@@ -41,6 +41,7 @@ var apps = []app{
 	{name: "webpack", site: ".", out: "dist", bare: "dist-bare"},
 	{name: "esbuild", site: ".", out: "dist", bare: "dist-bare"},
 	{name: "rollup", site: ".", out: "dist", bare: "dist-bare"},
+	{name: "parcel", site: "dist", out: "dist", bare: "dist-bare"},
 }
 
 func appDir(name string) string {
