@@ -7,8 +7,8 @@ export default defineConfig({
   test: {
     projects: [
       { test: { name: "node", environment: "node", include: ["test/node.test.js"] } },
-      { test: { name: "jsdom", environment: "jsdom", include: ["test/dom.test.js"] } },
-      { test: { name: "happy-dom", environment: "happy-dom", include: ["test/dom.test.js"] } },
+      { test: { name: "jsdom", environment: "jsdom", include: ["test/dom.test.js", "test/http.test.js"] } },
+      { test: { name: "happy-dom", environment: "happy-dom", include: ["test/dom.test.js", "test/http.test.js"] } },
     ],
   },
 });
