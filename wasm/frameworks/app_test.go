@@ -1,0 +1,203 @@
+package frameworks
+
+import (
+	"archive/tar"
+	"bytes"
+	"compress/gzip"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/modelcontext-go/modelcontext/wasm/internal/browsertest"
+)
+
+func TestMain(m *testing.M) { os.Exit(browsertest.Main(m, nil)) }
+
+func appDir(name string) string {
+	return filepath.Join(browsertest.RepoRoot(), "testdata", "frameworks", name)
+}
+
+// installedPackage checks that the app in dir installed the tarball `make
+// pack` wrote last (each of its files), so that the tests run what a user
+// installs.
+func installedPackage(t *testing.T, dir string) {
+	t.Helper()
+	root := browsertest.RepoRoot()
+	var m struct{ Version string }
+	b, err := os.ReadFile(filepath.Join(root, "js", "package.json"))
+	if err == nil {
+		err = json.Unmarshal(b, &m)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	tarball := filepath.Join(root, "dist", "modelcontext-"+m.Version+".tgz")
+	f, err := os.Open(tarball)
+	if err != nil {
+		t.Fatalf("%v: run `make pack` first", err)
+	}
+	defer f.Close()
+	z, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatalf("%s: %v", tarball, err)
+	}
+	r := tar.NewReader(z)
+	for {
+		h, err := r.Next()
+		if err == io.EOF {
+			return
+		}
+		if err != nil {
+			t.Fatalf("%s: %v", tarball, err)
+		}
+		name := strings.TrimPrefix(h.Name, "package/")
+		want, err := io.ReadAll(r)
+		if err != nil {
+			t.Fatalf("%s: %v", tarball, err)
+		}
+		got, err := os.ReadFile(filepath.Join(dir, "node_modules", "modelcontext", name))
+		if err != nil {
+			t.Fatalf("%v: run `make test-frameworks`, which installs the packed tarball into each app", err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Fatalf("%s: node_modules/modelcontext/%s is not the one in %s: run `make test-frameworks` to install the fresh tarball", dir, name, tarball)
+		}
+	}
+}
+
+// serve serves the folder dir on 127.0.0.1 until the test ends.
+func serve(t *testing.T, dir string) string {
+	t.Helper()
+	if _, err := os.Stat(filepath.Join(dir, "index.html")); err != nil {
+		t.Fatalf("%v: run `make test-frameworks`, which builds each app", err)
+	}
+	srv := httptest.NewServer(browsertest.NoCache(http.FileServer(http.Dir(dir))))
+	t.Cleanup(srv.Close)
+	return srv.URL
+}
+
+// page is a tab of an app.
+type page struct {
+	t   *testing.T
+	tab *browsertest.Tab
+}
+
+func open(t *testing.T, url string) *page {
+	t.Helper()
+	tab := browsertest.NewTab(t)
+	tab.Timeout = 60 * time.Second
+	tab.Navigate(url)
+	p := &page{t: t, tab: tab}
+	p.eval(`document.modelContext.ready.then(() => true)`, nil)
+	return p
+}
+
+func (p *page) eval(expr string, out any) {
+	p.t.Helper()
+	p.tab.Eval(expr, out)
+}
+
+// text returns the text of the element with this id ("" when there is none).
+func (p *page) text(id string) string {
+	p.t.Helper()
+	var s string
+	p.eval(fmt.Sprintf(`document.getElementById(%q)?.textContent ?? ""`, id), &s)
+	return s
+}
+
+func (p *page) click(id string) {
+	p.t.Helper()
+	p.eval(fmt.Sprintf(`document.getElementById(%q).click()`, id), nil)
+}
+
+// waitFor waits until the page expression cond is true (for up to 15 s) and
+// fails the test with what, evaluated, when it never is.
+func (p *page) waitFor(cond, what string) {
+	p.t.Helper()
+	var ok bool
+	p.eval(fmt.Sprintf(`(async () => {
+		for (const end = Date.now() + 15000; Date.now() < end; await new Promise((r) => setTimeout(r, 20))) {
+			if (%s) return true;
+		}
+		return false;
+	})()`, cond), &ok)
+	if !ok {
+		var got any
+		p.eval(what, &got)
+		p.t.Fatalf("waited for %s; %s is %v\n%s", cond, what, jsonText(got), p.tab.ConsoleText())
+	}
+}
+
+// listed returns getResources() as "uri title" lines.
+func (p *page) listed() []string {
+	p.t.Helper()
+	var got []string
+	p.eval(`document.modelContext.getResources().map((r) => r.uri + " " + (r.title ?? ""))`, &got)
+	return got
+}
+
+// debugLines returns the module's debug lines that name uri, "[modelcontext] " cut.
+func (p *page) debugLines(uri string) []string {
+	var lines []string
+	for _, l := range p.tab.Console() {
+		if m, ok := strings.CutPrefix(l, "console.debug: [modelcontext] "); ok && strings.Contains(m, `"`+uri+`"`) {
+			lines = append(lines, m)
+		}
+	}
+	return lines
+}
+
+// pushes returns the pushes of uri the module decided on (dispatched or
+// suppressed): one per onChange call.
+func (p *page) pushes(uri string) []string {
+	var out []string
+	for _, l := range p.debugLines(uri) {
+		if strings.HasSuffix(l, " changed") || strings.HasSuffix(l, "push suppressed (value unchanged)") {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// noErrors fails the test for each error or warning the page logged.
+func (p *page) noErrors() {
+	p.t.Helper()
+	for _, line := range p.tab.Console() {
+		if strings.HasPrefix(line, "console.error") || strings.HasPrefix(line, "console.warning") || strings.HasPrefix(line, "uncaught") {
+			p.t.Errorf("the page logged %s", line)
+		}
+	}
+}
+
+// moduleError returns the message registerResource throws for descriptor
+// (page JavaScript, get supplied).
+func (p *page) moduleError(descriptor string) string {
+	p.t.Helper()
+	var msg string
+	p.eval(fmt.Sprintf(`(() => {
+		try {
+			document.modelContext.registerResource({ ...%s, get: () => 0 });
+			return "registered";
+		} catch (e) {
+			return e.name + ": " + e.message;
+		}
+	})()`, descriptor), &msg)
+	if !strings.HasPrefix(msg, "TypeError: modelcontext: ") {
+		p.t.Fatalf("registerResource(%s) gave %q, want a TypeError", descriptor, msg)
+	}
+	return msg
+}
+
+func jsonText(v any) string {
+	b, _ := json.Marshal(v)
+	return string(b)
+}
+
+func equal(a, b []string) bool { return jsonText(a) == jsonText(b) }
