@@ -403,3 +403,31 @@ test-package: $(TARBALL) test-deps testdata/types/node_modules/.package-lock.jso
 	cd testdata/types/consumer && for tsc in $(TSCS); do for c in bundler node16 types bare webmcp readme; do \
 		echo "$$tsc -p tsconfig.$$c.json"; node ../node_modules/$$tsc/bin/tsc -p tsconfig.$$c.json || exit 1; done; done
 	CHROMIUM="$(BIN)/chromium" $(GO) test -count=1 ./wasm/cmd/pack ./wasm/bundlers
+
+# test-frameworks tries modelcontext/react, modelcontext/vue and the README's
+# store recipes against the tarball. Each app in testdata/frameworks installs
+# its locked dependencies (npm ci, only when its lock file changed) and the
+# fresh tarball (npm install --no-save); vite-react is built for production
+# (dist/) and for development (dist-dev/, where StrictMode runs effects
+# twice), vite-vue for production. wasm/frameworks bundles each store recipe
+# with the stores app's esbuild and drives every build in headless Chromium.
+.PHONY: test-frameworks
+FRAMEWORKS := vite-react vite-vue stores
+build_vite-react := npm run --silent build && \
+	NODE_ENV=development ./node_modules/.bin/vite build --mode development --outDir dist-dev --logLevel warn
+build_vite-vue := npm run --silent build
+build_stores := true
+
+testdata/frameworks/%/node_modules/.package-lock.json: testdata/frameworks/%/package-lock.json
+	cd testdata/frameworks/$* && npm ci --ignore-scripts --no-audit --no-fund
+	@touch $@
+
+define framework_app
+	cd testdata/frameworks/$(1) && rm -rf node_modules/modelcontext dist dist-dev && \
+		npm install --no-save --ignore-scripts --no-audit --no-fund ../../../$(TARBALL) && $(build_$(1))
+
+endef
+
+test-frameworks: $(TARBALL) test-deps $(foreach a,$(FRAMEWORKS),testdata/frameworks/$(a)/node_modules/.package-lock.json)
+	$(foreach a,$(FRAMEWORKS),$(call framework_app,$(a)))
+	CHROMIUM="$(BIN)/chromium" $(GO) test -count=1 ./wasm/frameworks
