@@ -32,14 +32,35 @@ function awaitMessages(channel, allowed) {
   window.postMessage({ channel, type: "mcp", direction: "server-to-client", payload: MCP_SERVER_READY }, targetOrigin);
 }
 
+/**
+ * servedWindow says whether source is a window the module serves: today the
+ * page's own window only. Every message listener asks it first, before the
+ * message's data is read (reading it deserializes it).
+ * @param {MessageEventSource | null} source
+ */
+function servedWindow(source) {
+  return source === window;
+}
+
+/**
+ * allowedBy says whether origin may talk to a server that allows origins.
+ * @param {string[]} origins
+ * @param {string} origin
+ */
+function allowedBy(origins, origin) {
+  return origins.includes("*") || origins.includes(origin);
+}
+
 /** @param {MessageEvent} ev */
 function earlyMessage(ev) {
   try {
+    // The sender first: a foreign message is dropped before its data is read.
+    if (state !== LOADING || !servedWindow(ev.source) || !earlyChannels.some((e) => allowedBy(e.origins, ev.origin))) return;
     const d = ev.data;
-    if (state !== LOADING || ev.source !== window || d === null || typeof d !== "object" || d.type !== "mcp" || d.direction !== "client-to-server") return;
+    if (d === null || typeof d !== "object" || d.type !== "mcp" || d.direction !== "client-to-server") return;
     const c = d.channel;
     const served = (/** @type {{channel: string, origins: string[]}} */ e) =>
-      (c === e.channel || (typeof c === "string" && c.startsWith(e.channel + "/"))) && (e.origins.includes("*") || e.origins.includes(ev.origin));
+      (c === e.channel || (typeof c === "string" && c.startsWith(e.channel + "/"))) && allowedBy(e.origins, ev.origin);
     if (typeof c !== "string" || !earlyChannels.some(served)) return;
     earlyMessages.push(ev);
     if (!bootStarted) wake(`an MCP message arrived on "${c}"`);

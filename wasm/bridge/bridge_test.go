@@ -200,6 +200,21 @@ func TestTheBufferKeepsWhatItHeldWhenItGrows(t *testing.T) {
 	}
 }
 
+// TestTheBufferHasALimit: more than maxBuffer bytes is refused (0), and
+// the buffer stays as it was.
+func TestTheBufferHasALimit(t *testing.T) {
+	before := len(in)
+	if p := mcBuffer(maxBuffer + 1); p != nil {
+		t.Errorf("mc_buffer(maxBuffer+1) = %p, want 0", p)
+	}
+	if p := mcBuffer(1<<31 - 1); p != nil {
+		t.Errorf("mc_buffer(2 GiB) = %p, want 0", p)
+	}
+	if len(in) != before {
+		t.Errorf("a refused request grew the buffer from %d to %d bytes", before, len(in))
+	}
+}
+
 func TestAnMCPRequestThroughTheBridge(t *testing.T) {
 	h := fakeHost(t)
 	mcRegister(1, resource("state://a"))
@@ -210,7 +225,7 @@ func TestAnMCPRequestThroughTheBridge(t *testing.T) {
 	if server <= 0 {
 		t.Fatalf("mc_mcp_start = %d", server)
 	}
-	if got := take(h); got != `mcpOpen(`+itoa(server)+`,test) mcpPost(`+itoa(server)+`,,"mcp-server-ready",0,0,0,0)` {
+	if got := take(h); got != `mcpOpen(`+itoa(server)+`,test,http://page) mcpPost(`+itoa(server)+`,,"mcp-server-ready",0,0,0,0)` {
 		t.Errorf("start: %s", got)
 	}
 	// {"jsonrpc":"2.0","id":"r","method":"resources/read","params":{"uri":"state://a"}}, resolved to 1.

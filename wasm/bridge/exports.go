@@ -53,15 +53,31 @@ func panicText(p any) string {
 	return "panic"
 }
 
+// maxBuffer is the most mc_buffer gives: an argument larger than this is
+// refused rather than grow Go's memory, which never shrinks. The loader's
+// largest arguments (an MCP message, at most mcp.MaxMessageText of text, a
+// registration's strings) stay far below it.
+const maxBuffer = 64 << 20
+
 // mc_buffer returns a buffer of at least n bytes (and never fewer than 256)
-// for the loader to write the argument of the next export into. What the
-// buffer held is kept when it grows, and it moves only then: the loader asks
-// again only for more room (or when Go's memory grew).
+// for the loader to write the argument of the next export into, or 0 for
+// more than maxBuffer bytes (or a failure). What the buffer held is kept
+// when it grows, and it moves only then: the loader asks again only for more
+// room (or when Go's memory grew).
 //
 //go:wasmexport mc_buffer
-func mcBuffer(n int32) unsafe.Pointer {
+func mcBuffer(n int32) (p unsafe.Pointer) {
+	defer func() {
+		if r := recover(); r != nil {
+			internalError("the loader's buffer", r)
+			p = nil
+		}
+	}()
+	if n > maxBuffer {
+		return nil
+	}
 	if int(n) > len(in) {
-		in = append(in, make([]byte, max(int(n), 2*len(in))-len(in))...)
+		in = append(in, make([]byte, min(max(int(n), 2*len(in)), maxBuffer)-len(in))...)
 	}
 	return unsafe.Pointer(&in[0])
 }
@@ -202,7 +218,8 @@ func mcUnsubscribe(sub int32) (code int32) {
 // consumer subscriptions, 2 for MCP sessions on sub-channels.
 //
 //go:wasmexport mc_stats
-func mcStats(which int32) int32 {
+func mcStats(which int32) (count int32) {
+	defer recoverEntry("stats", &count)
 	s := reg.Stats()
 	switch which {
 	case 0:

@@ -36,7 +36,7 @@ func hostDebug(msg string)
 func hostReady()
 
 //go:wasmimport modelcontext mcpOpen
-func hostMCPOpen(server int32, channel string)
+func hostMCPOpen(server int32, channel, origins string)
 
 //go:wasmimport modelcontext mcpClose
 func hostMCPClose(server int32)
@@ -57,7 +57,14 @@ var fault int32
 // mc_fault returns where fault is, for the loader to write.
 //
 //go:wasmexport mc_fault
-func mcFault() unsafe.Pointer { return unsafe.Pointer(&fault) }
+func mcFault() (p unsafe.Pointer) {
+	defer func() {
+		if recover() != nil {
+			p = nil
+		}
+	}()
+	return unsafe.Pointer(&fault)
+}
 
 // checkFault turns a failed host call into a panic, which the export that
 // entered Go recovers and reports as an internal error.

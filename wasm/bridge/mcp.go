@@ -31,10 +31,27 @@ func mcMCPStart(n int32) (id int32) {
 		return failure(seam.FailTypeError, "modelcontext: "+msg)
 	}
 	lastServer++
-	hostMCPOpen(lastServer, opt.Channel)
+	hostMCPOpen(lastServer, opt.Channel, joinLines(opt.AllowedOrigins))
 	checkFault("mcpOpen")
 	servers[lastServer] = mcp.New(lastServer, host, reg, opt)
 	return lastServer
+}
+
+// joinLines joins the allowed origins for the loader's mcpOpen, one a line:
+// the loader drops a message from any other origin before reading it.
+func joinLines(l []string) string {
+	n := 0
+	for _, s := range l {
+		n += len(s) + 1
+	}
+	b := make([]byte, 0, n)
+	for i, s := range l {
+		if i > 0 {
+			b = append(b, '\n')
+		}
+		b = append(b, s...)
+	}
+	return string(b)
 }
 
 //go:wasmexport mc_mcp_stop

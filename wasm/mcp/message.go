@@ -33,7 +33,18 @@ type Message struct {
 	Result           registry.Field // kind only
 	Error            registry.Field // kind only
 	Unreadable       registry.Field // true when reading a member of the message threw
+	Oversized        registry.Field // true when the message's text is over MaxMessageText: only its short strings were copied
 }
+
+// MaxMessageText is the most text a message may have: the total length (in
+// UTF-16 code units, as JavaScript counts a string) of the strings the
+// loader extracts from it. A message with more is answered with -32600,
+// and of its strings only those of at most KeptText units are copied into
+// Go (its id, its method), so that no sender can make the loader copy more.
+const (
+	MaxMessageText = 1 << 20
+	KeptText       = 256
+)
 
 // An Extract says where the loader finds one field in a message event and how
 // it encodes it. Path starts at {origin, session, payload} (event.origin,
@@ -52,6 +63,7 @@ const (
 	AsResource   = "resource"   // for a string uri, the ID of the registration that serves it, or 0
 	AsParams     = "params"     // for a string uri served by a template, its parameters as JSON text
 	AsUnreadable = "unreadable" // whether reading any field before this one threw
+	AsOversized  = "oversized"  // whether the text of the fields is over the loader's limit (MaxMessageText)
 )
 
 type messageField struct {
@@ -89,6 +101,7 @@ var messageFields = [...]messageField{
 	{Extract{path("payload", "result"), AsValue}, func(m *Message) *registry.Field { return &m.Result }},
 	{Extract{path("payload", "error"), AsValue}, func(m *Message) *registry.Field { return &m.Error }},
 	{Extract{[]string{}, AsUnreadable}, func(m *Message) *registry.Field { return &m.Unreadable }},
+	{Extract{[]string{}, AsOversized}, func(m *Message) *registry.Field { return &m.Oversized }},
 }
 
 // MessageFields returns how the loader extracts each field of a Message, in
@@ -111,7 +124,7 @@ func DecodeMessage(b []byte, m *Message) error {
 }
 
 // fieldOffsets are where messageFields' fields are in a Message: decoding
-// adds them to its address rather than calling 22 functions per message.
+// adds them to its address rather than calling a function per field and message.
 var fieldOffsets = func() (offs [len(messageFields)]uintptr) {
 	var m Message
 	for i, f := range messageFields {

@@ -31,8 +31,10 @@
 //
 // A message is answered only when it comes from the page's own window and
 // from an allowed origin (by default the page's origin). Anything else is
-// dropped without an answer. Malformed messages from an allowed sender get a
-// JSON-RPC error (when they carry an id) and change nothing.
+// dropped without an answer: the loader drops it before reading it, and
+// Handle checks again. Malformed messages from an allowed sender get a
+// JSON-RPC error (when they carry an id) and change nothing; so does one over
+// MaxMessageText, of which the loader copies only the short strings.
 package mcp
 
 import (
@@ -238,6 +240,14 @@ func (s *Server) Handle(m *Message, sameWindow bool) {
 		if ss = s.session(m); ss == nil {
 			return
 		}
+	}
+	if m.Oversized.True {
+		id := "null"
+		if m.ID.Present() {
+			id = idText(m.ID, m.IDJSON.Str)
+		}
+		s.fail(ss, id, false, codeInvalidRequest, "modelcontext: the message is over 1 MiB of text; it was not read (send large data in several requests)", "")
+		return
 	}
 	switch m.Payload.Kind {
 	case registry.KindString:

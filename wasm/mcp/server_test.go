@@ -158,6 +158,25 @@ func TestUnreadableMessages(t *testing.T) {
 	}
 }
 
+// TestOversizedMessages: a message the loader marked as over MaxMessageText
+// (it copied only its short strings) is answered with -32600, with its id
+// when the id was kept, else null, and nothing of it is acted on.
+func TestOversizedMessages(t *testing.T) {
+	e := setup(t, 1)
+	for _, c := range []struct{ payload, want string }{
+		{`{"jsonrpc":"2.0","id":"r1","method":"resources/read"}`, `{"jsonrpc":"2.0","id":"r1","error":{"code":-32600,"message":"modelcontext: the message is over 1 MiB of text; it was not read (send large data in several requests)"}}`},
+		{`{"jsonrpc":"2.0","method":"resources/read"}`, `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"modelcontext: the message is over 1 MiB of text; it was not read (send large data in several requests)"}}`},
+		{`"mcp-check-ready"`, `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"modelcontext: the message is over 1 MiB of text; it was not read (send large data in several requests)"}}`},
+	} {
+		m := message(t, c.payload, e.reg.Resolve)
+		m.Oversized = registry.Field{Kind: registry.KindBoolean, True: true}
+		e.s.Handle(&m, true)
+		if got := e.h.take(); got != c.want {
+			t.Errorf("%s:\n got %s\nwant %s", c.payload, got, c.want)
+		}
+	}
+}
+
 func TestOnlyTheSameWindowAndAllowedOriginsAreAnswered(t *testing.T) {
 	e := setup(t, 1)
 	m := message(t, `"mcp-check-ready"`, nil)

@@ -80,7 +80,7 @@ function compileExtracts(fields) {
       if (!next) node.children.push((next = { key, fields: [], children: [] }));
       node = next;
     }
-    if (f.as !== AS_UNREADABLE) node.fields.push(i);
+    if (f.as !== AS_UNREADABLE && f.as !== AS_OVERSIZED) node.fields.push(i);
   });
   return { fields, root, values: new Array(fields.length) };
 }
@@ -117,13 +117,24 @@ function extract(node, v, values) {
 /**
  * encodeExtracts writes the fields that a compiled extraction table says to
  * take from root, and returns their length. A member whose getter throws
- * counts as undefined and makes the AS_UNREADABLE field true.
+ * counts as undefined and makes the AS_UNREADABLE field true. When the text
+ * of the fields (textLength) is over limit, the AS_OVERSIZED field is true
+ * and only fields of at most KEPT_TEXT are written (the others as
+ * undefined, and no uri is looked up), so that no sender can make this copy
+ * more than that into Go.
  * @param {ReturnType<typeof compileExtracts>} table
  * @param {any} root
+ * @param {number} [limit]
  */
-function encodeExtracts(table, root) {
+function encodeExtracts(table, root, limit = Infinity) {
   const { fields, values } = table;
   let unreadable = extract(table.root, root, values);
+  let oversized = false;
+  if (limit !== Infinity) {
+    let text = 0;
+    for (let i = 0; i < values.length; i++) if (!fields[i].as) text += textLength(values[i]); // AS_VALUE
+    oversized = text > limit;
+  }
   pos = 0;
   /** @type {string | undefined} */
   let resolvedURI;
@@ -133,6 +144,7 @@ function encodeExtracts(table, root) {
   for (let i = 0; i < fields.length; i++) {
     let v = values[i];
     values[i] = undefined;
+    if (oversized && textLength(v) > KEPT_TEXT) v = undefined;
     switch (fields[i].as) {
       case AS_NUMBER_JSON:
         v = typeof v === "number" ? JSON.stringify(v) : undefined;
@@ -143,6 +155,10 @@ function encodeExtracts(table, root) {
       case AS_RESOURCE:
       case AS_PARAMS:
         if (typeof v !== "string") {
+          v = undefined;
+          break;
+        }
+        if (oversized) {
           v = undefined;
           break;
         }
@@ -158,6 +174,9 @@ function encodeExtracts(table, root) {
       case AS_UNREADABLE:
         v = unreadable;
         break;
+      case AS_OVERSIZED:
+        v = oversized;
+        break;
       default: // AS_VALUE: an array as a plain copy of its items
         if (kindOf(v) === K_ARRAY) {
           try {
@@ -171,6 +190,24 @@ function encodeExtracts(table, root) {
     put(v, 0);
   }
   return flush();
+}
+
+/**
+ * textLength is how much text put would write of v: a string's length, an
+ * array's items (each counts one, and a string item its length too).
+ * @param {any} v
+ */
+function textLength(v) {
+  if (typeof v === "string") return v.length;
+  if (v === null || typeof v !== "object" || kindOf(v) !== K_ARRAY) return 0;
+  let n = 0;
+  try {
+    n = v.length;
+    for (let i = 0; i < v.length && n <= MAX_MESSAGE_TEXT; i++) n += typeof v[i] === "string" ? v[i].length : 0;
+  } catch {
+    n = 0; // a hostile array (a page's forged event): the copy finds it unreadable
+  }
+  return n;
 }
 
 /**

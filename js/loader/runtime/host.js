@@ -56,9 +56,9 @@ const host = {
   ready() {
     started = true;
   },
-  // func hostMCPOpen(server int32, channel string)
-  mcpOpen(/** @type {number} */ server, /** @type {number} */ p, /** @type {number} */ n) {
-    mcpOpen(server, str(p, n));
+  // func hostMCPOpen(server int32, channel, origins string)
+  mcpOpen(/** @type {number} */ server, /** @type {number} */ p, /** @type {number} */ n, /** @type {number} */ op, /** @type {number} */ on) {
+    mcpOpen(server, str(p, n), str(op, on).split("\n"));
   },
   // func hostMCPClose(server int32)
   mcpClose(/** @type {number} */ server) {

@@ -28,21 +28,29 @@ function flushOutgoing() {
 /**
  * mcpOpen listens for the server's messages: those on its channel, and on
  * the sub-channels "<channel>/<name>", which Go serves as sessions of their
- * own when the server has sessions on (and ignores otherwise).
+ * own when the server has sessions on (and ignores otherwise). A message from
+ * a window the module does not serve, or from an origin not in origins (Go's
+ * reading of allowedOrigins; "*" for any), is dropped before its data is
+ * read: nothing of it is deserialized, extracted or copied into Go. Of a
+ * message over MAX_MESSAGE_TEXT, only the short strings are copied, and Go
+ * answers it with an error.
  * @param {number} server
  * @param {string} channel
+ * @param {string[]} origins
  */
-function mcpOpen(server, channel) {
+function mcpOpen(server, channel, origins) {
   const prefix = channel + "/";
+  const anyOrigin = origins.includes("*");
   /** @param {MessageEvent} ev */
   const listener = (ev) => {
     try {
+      if (!servedWindow(ev.source) || !(anyOrigin || origins.includes(ev.origin))) return;
       const d = ev.data;
       if (d === null || typeof d !== "object" || d.type !== "mcp" || d.direction !== "client-to-server") return;
       const c = d.channel;
       const session = c === channel ? undefined : typeof c === "string" && c.startsWith(prefix) ? c.slice(prefix.length) : null;
       if (session === null || !isReady()) return;
-      const n = encodeExtracts(messageFields, { origin: ev.origin, session, payload: d.payload });
+      const n = encodeExtracts(messageFields, { origin: ev.origin, session, payload: d.payload }, MAX_MESSAGE_TEXT);
       // A getter may dispatch a message event while Go reads: what the inner
       // one writes is posted with the outer one's, when Go has returned.
       const outer = inMessage;

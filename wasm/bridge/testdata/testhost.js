@@ -36,7 +36,7 @@
       // arguments: [pointer index] of each (pointer, length) pair.
       const strings = {
         error: [0], debug: [0],
-        mcpOpen: [1], mcpPost: [1, 3], mcpRead: [3],
+        mcpOpen: [1, 3], mcpPost: [1, 3], mcpRead: [3],
       };
       const names = ["dispatch", "deliver", "endSubscription", "release", "error", "debug", "ready", "mcpOpen", "mcpClose",
         "mcpPost", "mcpRead", "textBytes"];
