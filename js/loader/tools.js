@@ -26,7 +26,7 @@
  * @property {string} name
  * @property {string} description
  * @property {object} inputSchema
- * @property {{readOnlyHint: boolean}} annotations
+ * @property {{readOnlyHint: boolean, untrustedContentHint: boolean}} annotations
  * @property {(input: any) => Promise<any>} execute
  */
 
@@ -105,6 +105,10 @@ function isBuiltIn(f) {
 // tools missing in between, and a toolchange each time), and following the
 // list would start the module on every visit, agent or not. The agent pays
 // one list_resources call instead.
+//
+// Both tools are read-only, and what they answer may hold what the page's
+// visitors wrote (a review, a comment): untrustedContentHint tells the agent
+// to treat it as data, not as instructions.
 
 /**
  * resourceTools returns the two tools; native says how they answer (the
@@ -120,14 +124,14 @@ function resourceTools(native) {
       name: "list_resources",
       description: "Lists the live resources of this page (named slices of its current state, such as a cart or the route): uri, name, description and MIME type of each. Read one with read_resource.",
       inputSchema: { type: "object", properties: {} },
-      annotations: { readOnlyHint: true },
+      annotations: { readOnlyHint: true, untrustedContentHint: true },
       execute: () => loadRuntime().then(() => listTool(native), failed),
     },
     {
       name: "read_resource",
       description: "Reads the current value of one live resource of this page by its uri (see list_resources). The value is read when asked, never cached.",
       inputSchema: { type: "object", properties: { uri: { type: "string", description: "The resource's uri, as list_resources gives it" } }, required: ["uri"] },
-      annotations: { readOnlyHint: true },
+      annotations: { readOnlyHint: true, untrustedContentHint: true },
       execute: (/** @type {any} */ input) => loadRuntime().then(() => readTool(native, input), failed),
     },
   ];

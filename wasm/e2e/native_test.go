@@ -193,7 +193,7 @@ const remove = mc.registerResourceTools();
 await W.tools(both);
 const tools = (await mc.getTools()).filter((t) => t.name.endsWith('_resources') || t.name.endsWith('_resource'));
 const out = {
-  tools: tools.map((t) => ({name: t.name, readOnly: t.annotations.readOnlyHint, schema: t.inputSchema})),
+  tools: tools.map((t) => ({name: t.name, readOnly: t.annotations.readOnlyHint, untrusted: t.annotations.untrustedContentHint, schema: t.inputSchema})),
   list: (await W.call('list_resources', {})).map((r) => [r.uri, r.name, r.mimeType]),
   cart: await W.call('read_resource', {uri: 'state://cart'}),
   bytes: await W.call('read_resource', {uri: 'state://bytes'}),
@@ -211,8 +211,8 @@ out.unhandled = await W.unhandledSoFar();
 out.errors = H.mine('error');
 return out;`, `{
   "tools": [
-    {"name": "list_resources", "readOnly": true, "schema": {"type": "object", "properties": {}}},
-    {"name": "read_resource", "readOnly": true, "schema": {"type": "object", "properties": {"uri": {"type": "string", "description": "The resource's uri, as list_resources gives it"}}, "required": ["uri"]}}],
+    {"name": "list_resources", "readOnly": true, "untrusted": true, "schema": {"type": "object", "properties": {}}},
+    {"name": "read_resource", "readOnly": true, "untrusted": true, "schema": {"type": "object", "properties": {"uri": {"type": "string", "description": "The resource's uri, as list_resources gives it"}}, "required": ["uri"]}}],
   "list": [["state://cart", "cart", "application/json"], ["state://bytes", "bytes", "application/octet-stream"],
     ["state://image", "image", "image/png"], ["state://note", "note", "text/plain"], ["state://broken", "broken", "application/json"],
     ["state://rejects", "rejects", "application/json"], ["state://loop", "loop", "application/json"]],

@@ -98,6 +98,7 @@ const bytes = await tools.read_resource.execute({uri: 'state://bytes'});
 const missing = await tools.read_resource.execute({uri: 'state://nope'});
 const broken = await tools.read_resource.execute({uri: 'state://broken'});
 const readOnly = Object.values(tools).every((t) => t.annotations && t.annotations.readOnlyHint === true);
+const untrusted = Object.values(tools).every((t) => t.annotations && t.annotations.untrustedContentHint === true);
 remove();
 const afterRemove = window.__existing.listTools();
 const again = mc.registerResourceTools();
@@ -105,12 +106,12 @@ const registeredAgain = window.__existing.listTools();
 remove(); // removed already: does nothing, not even to the tools registered since
 const kept = window.__existing.listTools();
 again();
-return {same, registered, afterRemove, fresh: again !== remove, registeredAgain, kept, final: window.__existing.listTools(), readOnly,
+return {same, registered, afterRemove, fresh: again !== remove, registeredAgain, kept, final: window.__existing.listTools(), readOnly, untrusted,
   list: JSON.parse(list.content[0].text).map((r) => r.uri),
   read: read.content[0].text, bytes: bytes.content[0].text,
   missing: [missing.isError, missing.content[0].text], broken: [broken.isError, broken.content[0].text],
   errors: H.mine('error')};`,
-		`{"same": true, "registered": ["list_resources", "read_resource"], "afterRemove": [], "readOnly": true,
+		`{"same": true, "registered": ["list_resources", "read_resource"], "afterRemove": [], "readOnly": true, "untrusted": true,
   "fresh": true, "registeredAgain": ["list_resources", "read_resource"], "kept": ["list_resources", "read_resource"], "final": [],
   "list": ["state://cart", "state://bytes", "state://broken"],
   "read": "{\"items\":2}", "bytes": "base64:aGk=",
