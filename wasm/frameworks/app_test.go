@@ -201,3 +201,36 @@ func jsonText(v any) string {
 }
 
 func equal(a, b []string) bool { return jsonText(a) == jsonText(b) }
+
+// checkCart drives a page that holds only the README's cart example: one
+// button that adds an item, and one paragraph that shows what an agent in
+// the page sees (shown(n) is its text with n items).
+func checkCart(t *testing.T, url string, shown func(n int) string) *page {
+	t.Helper()
+	p := open(t, url)
+	const cart = "state://cart"
+	if got, want := p.listed(), []string{cart + " "}; !equal(got, want) {
+		t.Fatalf("getResources lists %q, want %q", got, want)
+	}
+	if got := p.debugLines(cart); !equal(got, []string{`registered "state://cart"`}) && !equal(got, []string{`registered "state://cart"`, `teardown of "state://cart"`, `unregistered "state://cart"`, `registered "state://cart"`}) {
+		t.Errorf("at mount the module logged %q, want one registration left", got)
+	}
+	p.waitFor(fmt.Sprintf(`document.querySelector("p").textContent === %q`, shown(0)), `document.querySelector("p").textContent`)
+	p.eval(`window.updates = []; document.modelContext.addEventListener("resourceupdated", (e) => updates.push(e.detail.uri + " " + JSON.stringify(e.detail.value)))`, nil)
+	for n := 1; n <= 2; n++ {
+		p.eval(`document.querySelector("button").click()`, nil)
+		p.waitFor(fmt.Sprintf(`updates.length === %d`, n), `updates`)
+		p.waitFor(fmt.Sprintf(`document.querySelector("p").textContent === %q`, shown(n)), `document.querySelector("p").textContent`)
+	}
+	var updates []string
+	p.eval(`updates`, &updates)
+	tea := `{"sku":"tea","qty":1}`
+	if want := []string{cart + " [" + tea + "]", cart + " [" + tea + "," + tea + "]"}; !equal(updates, want) {
+		t.Errorf("resourceupdated events %q, want %q", updates, want)
+	}
+	if got := p.pushes(cart); len(got) != 2 {
+		t.Errorf("the module decided the pushes %q, want one per click", got)
+	}
+	p.noErrors()
+	return p
+}

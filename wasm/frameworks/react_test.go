@@ -112,3 +112,17 @@ func TestReact(t *testing.T) {
 		})
 	}
 }
+
+// TestReactREADME runs the README's React examples as written (Cart and
+// AgentPanel, in StrictMode), built for production and for development.
+func TestReactREADME(t *testing.T) {
+	dir := appDir("vite-react")
+	installedPackage(t, dir)
+	for _, build := range []string{"dist", "dist-dev"} {
+		t.Run(build, func(t *testing.T) {
+			checkCart(t, serve(t, filepath.Join(dir, build))+"/readme.html?debug", func(n int) string {
+				return fmt.Sprintf("1 resources; the cart holds %d items", n)
+			})
+		})
+	}
+}

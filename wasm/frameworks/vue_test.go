@@ -1,6 +1,7 @@
 package frameworks
 
 import (
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -85,4 +86,13 @@ func TestVue(t *testing.T) {
 		t.Errorf("after the invalid descriptor getResources lists %q", got)
 	}
 	p.noErrors()
+}
+
+// TestVueREADME runs the README's Vue example as written.
+func TestVueREADME(t *testing.T) {
+	dir := appDir("vite-vue")
+	installedPackage(t, dir)
+	checkCart(t, serve(t, filepath.Join(dir, "dist"))+"/readme.html?debug", func(n int) string {
+		return fmt.Sprintf("The agent sees %d items", n)
+	})
 }

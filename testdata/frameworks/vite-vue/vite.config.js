@@ -1,4 +1,8 @@
 import { defineConfig } from "vite";
 import vue from "@vitejs/plugin-vue";
 
-export default defineConfig({ plugins: [vue()] });
+// Two pages: the sample app (index.html) and the README's example (readme.html).
+export default defineConfig({
+  plugins: [vue()],
+  build: { rollupOptions: { input: ["index.html", "readme.html"] } },
+});
