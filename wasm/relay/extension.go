@@ -51,7 +51,8 @@ func extensionID(key string) string {
 }
 
 // mode returns which relay args ask for: "native-host" (also when Chrome
-// passes the extension's origin first), "install", "extension", or "".
+// passes the extension's origin first), "install", "rotate", "extension",
+// or "".
 func mode(args []string) string {
 	if len(args) > 0 && strings.HasPrefix(args[0], "chrome-extension://") {
 		return "native-host"
@@ -67,6 +68,8 @@ func mode(args []string) string {
 			return "install"
 		case "extension":
 			return "extension"
+		case "rotate-secret":
+			return "rotate"
 		}
 	}
 	return ""
@@ -110,7 +113,7 @@ func runInstall(args []string, stdout io.Writer) error {
 	fl.SetOutput(io.Discard)
 	fl.Bool("install-native-host", false, "")
 	dirFlag := fl.String("config-dir", "", "")
-	httpAddr := fl.String("http", "127.0.0.1:8765", "")
+	httpAddr := fl.String("http", "", "")
 	var profiles multiFlag
 	fl.Var(&profiles, "user-data-dir", "")
 	if err := fl.Parse(args); err != nil {
@@ -121,8 +124,10 @@ func runInstall(args []string, stdout io.Writer) error {
 	}
 	// The host listens there later; the address may be busy now (a host
 	// already running), but it must be loopback.
-	if host, _, err := net.SplitHostPort(*httpAddr); err != nil || host != "localhost" && !isLoopbackIP(host) {
-		return fmt.Errorf("modelcontext: --http %s: the native host listens only on a loopback address and port, like 127.0.0.1:8765", *httpAddr)
+	if *httpAddr != "" {
+		if host, _, err := net.SplitHostPort(*httpAddr); err != nil || host != "localhost" && !isLoopbackIP(host) {
+			return fmt.Errorf("modelcontext: --http %s: the native host listens only on a loopback address and port, like 127.0.0.1:49152 (without --http, the install picks a free one)", *httpAddr)
+		}
 	}
 	dir := *dirFlag
 	if dir == "" {
@@ -145,14 +150,25 @@ func runInstall(args []string, stdout io.Writer) error {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return fmt.Errorf("modelcontext: %w", err)
 	}
+	// The port and the secret are this install's: a port no other install
+	// shares (a fixed one could be taken first by another user, who would
+	// then collect the secret), and a random secret. Both are kept when the
+	// host is installed again, since the clients' configuration holds them;
+	// relay --rotate-secret makes a new secret.
 	cfg, err := readHostConfig(dir)
 	if err != nil {
-		cfg.Secret = randomHex(16) // kept across installs: the clients' configuration holds it
+		cfg = hostConfig{Secret: randomHex(16)}
 	}
-	cfg.HTTP = *httpAddr
-	b, _ := json.MarshalIndent(cfg, "", "  ")
-	if err := writePrivate(filepath.Join(dir, configFile), append(b, '\n'), 0o600); err != nil {
-		return fmt.Errorf("modelcontext: %w", err)
+	switch {
+	case *httpAddr != "":
+		cfg.HTTP = *httpAddr
+	case cfg.HTTP == "":
+		if cfg.HTTP, err = freeLoopbackAddr(); err != nil {
+			return err
+		}
+	}
+	if err := writeHostConfig(dir, cfg); err != nil {
+		return err
 	}
 	// Chrome passes a host no arguments of ours: the launcher adds them.
 	launcher := filepath.Join(dir, "native-host")
@@ -196,6 +212,71 @@ func runInstall(args []string, stdout io.Writer) error {
 	}
 	stdio, _ := json.MarshalIndent(map[string]any{"mcpServers": map[string]any{"browser-tab": map[string]any{"command": exe, "args": []string{"--extension"}}}}, "", "  ")
 	fmt.Fprintf(stdout, "the extension's id: %s\n\nA desktop client that starts its servers (stdio):\n%s\n\nOr one that connects (Streamable HTTP, once a tab is exposed):\n  http://%s/mcp/%s\n", ExtensionID, stdio, cfg.HTTP, cfg.Secret)
+	return nil
+}
+
+// freeLoopbackAddr returns 127.0.0.1 and a port that is free now, for the
+// native host to listen on from then on.
+func freeLoopbackAddr() (string, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return "", fmt.Errorf("modelcontext: finding a free loopback port for the native host: %w; pass --http 127.0.0.1:PORT", err)
+	}
+	defer ln.Close()
+	return ln.Addr().String(), nil
+}
+
+func writeHostConfig(dir string, cfg hostConfig) error {
+	b, _ := json.MarshalIndent(cfg, "", "  ")
+	if err := writePrivate(filepath.Join(dir, configFile), append(b, '\n'), 0o600); err != nil {
+		return fmt.Errorf("modelcontext: %w", err)
+	}
+	return nil
+}
+
+// runRotateSecret is Run with --rotate-secret: it writes a new secret for
+// the native host (relay.json; a running host reads it there at its next
+// request), and prints the new URL for clients.
+func runRotateSecret(args []string, stdout io.Writer) error {
+	fl := flag.NewFlagSet("relay", flag.ContinueOnError)
+	fl.SetOutput(io.Discard)
+	fl.Bool("rotate-secret", false, "")
+	dirFlag := fl.String("config-dir", "", "")
+	if err := fl.Parse(args); err != nil {
+		return fmt.Errorf("modelcontext: --rotate-secret: %v", err)
+	}
+	if fl.NArg() > 0 {
+		return fmt.Errorf("modelcontext: --rotate-secret: unexpected argument %q", fl.Arg(0))
+	}
+	dir := *dirFlag
+	if dir == "" {
+		var err error
+		if dir, err = defaultConfigDir(); err != nil {
+			return err
+		}
+	}
+	cfg, err := readHostConfig(dir)
+	if err != nil {
+		return err
+	}
+	cfg.Secret = randomHex(16)
+	if err := writeHostConfig(dir, cfg); err != nil {
+		return err
+	}
+	// A running host takes the new secret at its next request; its stdio
+	// clients find it with the URL in the running file.
+	running := filepath.Join(dir, runningFile)
+	if b, err := os.ReadFile(running); err == nil {
+		var run hostRunning
+		if json.Unmarshal(b, &run) == nil {
+			if base, _, ok := strings.Cut(run.URL, "/mcp/"); ok {
+				run.URL = base + "/mcp/" + cfg.Secret
+				b, _ = json.Marshal(run)
+				writePrivate(running, b, 0o600)
+			}
+		}
+	}
+	fmt.Fprintf(stdout, "a new secret for the native host; the old one opens nothing from now on.\nClients that connect (Streamable HTTP) use:\n  http://%s/mcp/%s\nClients that start relay --extension need no change.\n", cfg.HTTP, cfg.Secret)
 	return nil
 }
 

@@ -54,6 +54,7 @@ func TestMode(t *testing.T) {
 		"--native-host --config-dir d o":   "native-host",
 		"--install-native-host --http a":   "install",
 		"--extension":                      "extension",
+		"--rotate-secret --config-dir d":   "rotate",
 		"--url http://127.0.0.1/ --http a": "",
 	} {
 		if got := mode(strings.Fields(args)); got != want {

@@ -36,6 +36,9 @@ type httpRelay struct {
 	// upgrade, when set, takes the requests (past the checks) that ask to
 	// upgrade to stdioUpgrade: the native host's stdio clients.
 	upgrade func(w http.ResponseWriter, r *http.Request)
+	// secretNow, when set, returns the secret in force, which may change
+	// while the relay runs (the native host's, at relay --rotate-secret).
+	secretNow func() string
 
 	mu       sync.Mutex
 	sessions map[string]*httpLane // 2025-11-25 sessions by Mcp-Session-Id
@@ -118,7 +121,11 @@ func (h *httpRelay) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		token, _ = strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
 	}
-	if subtle.ConstantTimeCompare([]byte(token), []byte(h.secret)) != 1 {
+	secret := h.secret
+	if h.secretNow != nil {
+		secret = h.secretNow()
+	}
+	if subtle.ConstantTimeCompare([]byte(token), []byte(secret)) != 1 {
 		w.Header().Set("WWW-Authenticate", `Bearer realm="modelcontext-relay"`)
 		refuse(w, http.StatusUnauthorized, "modelcontext: missing or wrong secret: use the URL the relay printed, or send Authorization: Bearer <the secret it printed>")
 		return

@@ -2,11 +2,15 @@ package relay
 
 import (
 	"bufio"
+	"encoding/json"
+	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/http/httputil"
 	"net/url"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -211,5 +215,187 @@ func TestNativeHostPlainHTTP(t *testing.T) {
 	f.send(hostMessage{Type: "page", Doc: 2, URL: "https://shop.example/"})
 	if m := f.next("post"); m.Doc != 2 || m.Text != `"mcp-check-ready"` {
 		t.Fatalf("the host's first post: %+v; want mcp-check-ready to document 2", m)
+	}
+}
+
+// hostUp brings the fake extension's page up behind the host f (a server
+// that serves sessions) and returns the host's address (from the running
+// file) and the probe's sub-channel.
+func hostUp(t *testing.T, f *fakeExtension) (addr, probe string) {
+	t.Helper()
+	prefix := f.next("hello").Prefix
+	f.send(hostMessage{Type: "page", Doc: 1, URL: "https://shop.example/"})
+	f.next("post") // mcp-check-ready
+	f.send(hostMessage{Type: "msg", Doc: 1, Channel: "mcp-default", Text: `"mcp-server-ready"`})
+	p := f.next("post")
+	if !strings.HasPrefix(p.Channel, "mcp-default/"+prefix) {
+		t.Fatalf("probe: %+v", p)
+	}
+	f.send(hostMessage{Type: "msg", Doc: 1, Channel: p.Channel, Text: `"mcp-server-ready"`})
+	u, err := url.Parse(runningURL(t, f.dir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return u.Host, p.Channel
+}
+
+// runningURL is the URL the running host wrote for stdio clients.
+func runningURL(t *testing.T, dir string) string {
+	t.Helper()
+	for deadline := time.Now().Add(timeout); ; time.Sleep(10 * time.Millisecond) {
+		var run hostRunning
+		b, err := os.ReadFile(filepath.Join(dir, runningFile))
+		if err == nil && json.Unmarshal(b, &run) == nil && run.URL != "" {
+			return run.URL
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no %s", runningFile)
+		}
+	}
+}
+
+// upgradeWith asks the host at addr for a stdio stream with secret, and
+// returns the connection (nil unless upgraded) and the HTTP status.
+func upgradeWith(t *testing.T, addr, secret string) (net.Conn, *bufio.Reader, int) {
+	t.Helper()
+	conn, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req, _ := http.NewRequest("GET", "http://"+addr+"/mcp", nil)
+	req.Header.Set("Authorization", "Bearer "+secret)
+	req.Header.Set("Connection", "Upgrade")
+	req.Header.Set("Upgrade", stdioUpgrade)
+	req.Write(conn)
+	br := bufio.NewReader(conn)
+	resp, err := http.ReadResponse(br, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp.StatusCode != http.StatusSwitchingProtocols {
+		conn.Close()
+		return nil, nil, resp.StatusCode
+	}
+	t.Cleanup(func() { conn.Close() })
+	return conn, br, resp.StatusCode
+}
+
+// TestNativeHostTooLarge: a client's request too large for Chrome's native
+// messaging (1 MB from the host to the extension) is answered with a
+// JSON-RPC error that says so, instead of being dropped while the client
+// waits; the next request reaches the page.
+func TestNativeHostTooLarge(t *testing.T) {
+	f := startHost(t, extensionOrigin)
+	addr, probe := hostUp(t, f)
+	conn, br, code := upgradeWith(t, addr, "s3cret")
+	if conn == nil {
+		t.Fatalf("upgrade: HTTP %d", code)
+	}
+	big := `{"jsonrpc":"2.0","id":1,"method":"resources/read","params":{"uri":"test://` + strings.Repeat("x", 2<<20) + `"}}`
+	small := `{"jsonrpc":"2.0","id":2,"method":"resources/read","params":{"uri":"test://a"}}`
+	io.WriteString(conn, big+"\n"+small+"\n")
+	conn.SetReadDeadline(time.Now().Add(timeout))
+	line, err := br.ReadString('\n')
+	if err != nil {
+		t.Fatal(err)
+	}
+	var answer struct {
+		ID    int `json:"id"`
+		Error struct {
+			Code    int    `json:"code"`
+			Message string `json:"message"`
+		} `json:"error"`
+	}
+	if json.Unmarshal([]byte(line), &answer) != nil || answer.ID != 1 || answer.Error.Code != codeInvalidRequest || !strings.Contains(answer.Error.Message, "too large for the browser") {
+		t.Fatalf("the client got %.300s; want a -32600 error for id 1", line)
+	}
+	for {
+		m := f.next("post")
+		if m.Channel == probe {
+			continue
+		}
+		if !strings.Contains(m.Text, `"id":2`) {
+			t.Fatalf("the page got %.200s; want the request with id 2", m.Text)
+		}
+		break
+	}
+}
+
+// TestInstallPortAndSecret: each install picks a loopback port and a
+// secret of its own (no fixed port another user could take first), keeps
+// both when installed again (the clients hold them), and writes them for
+// the user only.
+func TestInstallPortAndSecret(t *testing.T) {
+	bin := buildRelay(t)
+	install := func(dir string) hostConfig {
+		t.Helper()
+		out, err := exec.Command(bin, "--install-native-host", "--config-dir", dir, "--user-data-dir", t.TempDir()).CombinedOutput()
+		if err != nil {
+			t.Fatalf("relay --install-native-host: %v\n%s", err, out)
+		}
+		cfg, err := readHostConfig(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(out), "http://"+cfg.HTTP+"/mcp/"+cfg.Secret) {
+			t.Errorf("the install printed no client URL for %+v:\n%s", cfg, out)
+		}
+		fi, err := os.Stat(filepath.Join(dir, configFile))
+		if err != nil || fi.Mode().Perm() != 0o600 {
+			t.Errorf("%s: %v, %v", configFile, fi.Mode(), err)
+		}
+		return cfg
+	}
+	one, two := t.TempDir(), t.TempDir()
+	a, b := install(one), install(two)
+	for _, c := range []hostConfig{a, b} {
+		host, port, err := net.SplitHostPort(c.HTTP)
+		if err != nil || host != "127.0.0.1" || port == "8765" || port == "0" || len(c.Secret) != 32 {
+			t.Errorf("an install's configuration: %+v", c)
+		}
+	}
+	if a.HTTP == b.HTTP || a.Secret == b.Secret {
+		t.Errorf("two installs share a port or a secret: %+v, %+v", a, b)
+	}
+	if again := install(one); again != a {
+		t.Errorf("installed again: %+v, was %+v", again, a)
+	}
+}
+
+// TestRotateSecret: relay --rotate-secret gives the host a new secret; the
+// running host refuses the old one at once and takes the new one, and the
+// stdio clients find the new one in the running file.
+func TestRotateSecret(t *testing.T) {
+	f := startHost(t, extensionOrigin)
+	addr, _ := hostUp(t, f)
+	if _, _, code := upgradeWith(t, addr, "s3cret"); code != http.StatusSwitchingProtocols {
+		t.Fatalf("before: HTTP %d", code)
+	}
+	var out syncBuffer
+	if err := Run(t.Context(), []string{"--rotate-secret", "--config-dir", f.dir}, strings.NewReader(""), &out, &syncBuffer{}); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := readHostConfig(f.dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Secret == "s3cret" || len(cfg.Secret) != 32 || cfg.HTTP != "127.0.0.1:0" {
+		t.Fatalf("after --rotate-secret: %+v", cfg)
+	}
+	if !strings.Contains(out.String(), "/mcp/"+cfg.Secret) {
+		t.Errorf("--rotate-secret printed:\n%s", out.String())
+	}
+	if _, _, code := upgradeWith(t, addr, "s3cret"); code != http.StatusUnauthorized {
+		t.Errorf("the old secret: HTTP %d, want 401", code)
+	}
+	if _, _, code := upgradeWith(t, addr, cfg.Secret); code != http.StatusSwitchingProtocols {
+		t.Errorf("the new secret: HTTP %d, want 101", code)
+	}
+	if u := runningURL(t, f.dir); !strings.HasSuffix(u, "/mcp/"+cfg.Secret) {
+		t.Errorf("the running file says %s", u)
+	}
+	err = Run(t.Context(), []string{"--rotate-secret", "--config-dir", t.TempDir()}, strings.NewReader(""), &out, &syncBuffer{})
+	if err == nil || !strings.Contains(err.Error(), "run `relay --install-native-host` first") {
+		t.Errorf("--rotate-secret with nothing installed: %v", err)
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 )
@@ -210,7 +211,9 @@ func runNativeHost(ctx context.Context, args []string, stdin io.Reader, stdout, 
 
 	tab := newTab(nil, "", "mcp-default", fl.wait, logf)
 	tab.postFn = func(doc int64, channel string, payload []byte) {
-		send(hostMessage{Type: "post", Doc: doc, Channel: channel, Text: string(payload)})
+		if n := send(hostMessage{Type: "post", Doc: doc, Channel: channel, Text: string(payload)}); n > 0 {
+			tab.tooLarge(channel, payload, n)
+		}
 	}
 	send(hostMessage{Type: "hello", Prefix: tab.prefix})
 
@@ -219,6 +222,7 @@ func runNativeHost(ctx context.Context, args []string, stdin io.Reader, stdout, 
 	h := newHTTPRelay(tab.openSession, cfg.Secret, ln.Addr(), nil, fl.maxSessions, fl.idle, logf)
 	var bridges sync.WaitGroup
 	h.upgrade = func(w http.ResponseWriter, r *http.Request) { serveBridge(hctx, tab, w, &bridges, logf) }
+	h.secretNow = currentSecret(dir, cfg.Secret)
 	url := "http://" + ln.Addr().String() + "/mcp/" + cfg.Secret
 	running := filepath.Join(dir, runningFile)
 	b, _ := json.Marshal(hostRunning{URL: url, PID: os.Getpid()})
@@ -251,6 +255,29 @@ func runNativeHost(ctx context.Context, args []string, stdin io.Reader, stdout, 
 	return err
 }
 
+// currentSecret returns a function that gives the secret in dir's
+// configuration, read again whenever the file changed (relay
+// --rotate-secret), so that a rotated secret stops opening the running
+// host at once; it keeps the last one it read when the file is unreadable.
+func currentSecret(dir, secret string) func() string {
+	path := filepath.Join(dir, configFile)
+	var mu sync.Mutex
+	var seen time.Time
+	if fi, err := os.Stat(path); err == nil {
+		seen = fi.ModTime()
+	}
+	return func() string {
+		mu.Lock()
+		defer mu.Unlock()
+		if fi, err := os.Stat(path); err == nil && !fi.ModTime().Equal(seen) {
+			if cfg, err := readHostConfig(dir); err == nil {
+				seen, secret = fi.ModTime(), cfg.Secret
+			}
+		}
+		return secret
+	}
+}
+
 // openHostLog returns the native host's log, a file beside the host's
 // others (native-host.log in dir), or stderr when that file cannot be
 // created, and what closes it. Chrome shows nothing of the host's stderr,
@@ -271,10 +298,10 @@ func openHostLog(dir string, stderr io.Writer) (logf func(string, ...any), close
 }
 
 // startNativeWriter starts writing native messages to stdout, in order, on
-// a goroutine of their own. send queues one (dropped, and logged, when over
-// the browser's limit); stop writes those queued and returns once they are
-// written.
-func startNativeWriter(stdout io.Writer, logf func(string, ...any)) (send func(hostMessage), stop func()) {
+// a goroutine of their own. send queues one and returns 0, or, when it is
+// over the browser's limit, drops it and returns its size; stop writes
+// those queued and returns once they are written.
+func startNativeWriter(stdout io.Writer, logf func(string, ...any)) (send func(hostMessage) int, stop func()) {
 	out := newQueue[[]byte]()
 	written := make(chan struct{})
 	go func() {
@@ -289,15 +316,34 @@ func startNativeWriter(stdout io.Writer, logf func(string, ...any)) (send func(h
 			}
 		}
 	}()
-	send = func(m hostMessage) {
+	send = func(m hostMessage) int {
 		b, _ := json.Marshal(m)
 		if len(b) > maxToExtension {
 			logf("a message of %d bytes for the page was dropped: the browser takes at most %d from the host", len(b), maxToExtension)
-			return
+			return len(b)
 		}
 		out.push(b)
+		return 0
 	}
 	return send, func() { out.close(); <-written }
+}
+
+// tooLarge answers a client's request that was too large (size bytes as a
+// native message) for the browser to carry to the page, as the page would
+// have answered it, so that the client hears why instead of waiting.
+func (t *Tab) tooLarge(channel string, payload []byte, size int) {
+	m := parse(payload)
+	if !m.isRequest() {
+		return
+	}
+	t.mu.Lock()
+	l := t.lanes[strings.TrimPrefix(channel, t.channel+"/")]
+	t.mu.Unlock()
+	if l == nil {
+		return
+	}
+	answer := errorResponse(m.id, codeInvalidRequest, fmt.Sprintf("modelcontext: the request is too large for the browser: %d bytes as a native message, and the browser carries at most %d (1 MB) from the relay to the extension; send a smaller one", size, maxToExtension))
+	go l.h.fromPage(answer) // the session holds its lock while it sends
 }
 
 // readFromExtension hands the extension's messages to tab until stdin
@@ -336,7 +382,7 @@ func readFromExtension(stdin io.Reader, tab *Tab, logf func(string, ...any)) err
 // popup shows it) whenever it changes, until the extension's messages end
 // (read: nil for the browser closing the connection), the HTTP server ends
 // (served) or ctx is done, and returns the error that ended it.
-func serveNative(ctx context.Context, tab *Tab, read, served <-chan error, send func(hostMessage), logf func(string, ...any)) error {
+func serveNative(ctx context.Context, tab *Tab, read, served <-chan error, send func(hostMessage) int, logf func(string, ...any)) error {
 	tick := time.NewTicker(250 * time.Millisecond)
 	defer tick.Stop()
 	last := -1

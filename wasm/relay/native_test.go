@@ -35,6 +35,12 @@ func startHost(t *testing.T, origin string) *fakeExtension {
 	if err := os.WriteFile(filepath.Join(dir, configFile), cfg, 0o600); err != nil {
 		t.Fatal(err)
 	}
+	return startHostIn(t, origin, dir)
+}
+
+// startHostIn runs the native host with the configuration in dir.
+func startHostIn(t *testing.T, origin, dir string) *fakeExtension {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()

@@ -19,7 +19,8 @@ import (
 
 const usage = `usage: relay (--url URL | --attach ADDR [--tab ID|URL]) [--stdio | --http 127.0.0.1:PORT] [flags]
        relay --extension [--wait 30s]
-       relay --install-native-host [--http 127.0.0.1:8765] [--user-data-dir DIR]
+       relay --install-native-host [--http 127.0.0.1:PORT] [--user-data-dir DIR]
+       relay --rotate-secret
 
 Serves the MCP server of one browser tab (a page that loads modelcontext.js
 with data-mcp data-mcp-sessions) to MCP clients outside the browser.
@@ -36,8 +37,10 @@ with data-mcp data-mcp-sessions) to MCP clients outside the browser.
                      extension (its native host, which Chrome starts, must be installed)
   --install-native-host
                      install the native host for Chromium and Chrome (or the profile
-                     --user-data-dir); it serves Streamable HTTP on --http and prints
-                     the client configurations
+                     --user-data-dir); it serves Streamable HTTP on a loopback port and
+                     with a secret of this install's (--http picks the address), and
+                     prints the client configurations
+  --rotate-secret    give the installed native host a new secret, and print its new URL
 `
 
 // Run is the relay command: main calls it with the command line (without
@@ -56,6 +59,8 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return runNativeHost(ctx, args, stdin, stdout, stderr)
 	case "install":
 		return runInstall(args, stdout)
+	case "rotate":
+		return runRotateSecret(args, stdout)
 	case "extension":
 		return runExtensionClient(ctx, args, stdin, stdout, stderr)
 	}

@@ -27,6 +27,8 @@ func TestRun(t *testing.T) {
 		{[]string{"chrome-extension://abcdefghijklmnopabcdefghijklmnop/"}, "modelcontext: the native host answers only the modelcontext extension (chrome-extension://afcmpgmjealfngaffjaalnghejofppki/)"},
 		{[]string{"--install-native-host", "--http", "0.0.0.0:8765"}, "modelcontext: --http 0.0.0.0:8765: the native host listens only on a loopback address"},
 		{[]string{"--install-native-host", "--config-dir", "/nonexistent/modelcontext"}, "modelcontext: --install-native-host needs a relay that stays where it is, not one from go run"},
+		{[]string{"--rotate-secret", "--config-dir", "/nonexistent/modelcontext"}, "modelcontext: open /nonexistent/modelcontext/relay.json: no such file or directory: run `relay --install-native-host` first"},
+		{[]string{"--url", "http://shop.example/"}, "modelcontext: http://shop.example/ is plain http on another machine"},
 	} {
 		var stdout, stderr bytes.Buffer
 		err := run(context.Background(), tc.args, strings.NewReader(""), &stdout, &stderr)
