@@ -16,7 +16,8 @@
  * @typedef {object} Registration one registerResource call: its descriptor
  * as read once, and what the table and the pushes keep. It is also what
  * getResources lists (copied on the way out): uri or uriTemplate, name,
- * title, description, mimeType, annotations (a copy), subscribable.
+ * title, description, mimeType, annotations (a copy), icons (a copy),
+ * subscribable.
  * @property {number} kind the descriptor's kind (K_OBJECT once valid)
  * @property {any} desc the descriptor (`this` of get and subscribe)
  * @property {string | undefined} uri
@@ -27,6 +28,9 @@
  * @property {any} get
  * @property {any} subscribe
  * @property {any} annotations the page's, then the copy listed
+ * @property {any} icons the page's, then each icon's fields as read (readIcons), then the copy listed
+ * @property {any} complete the page's
+ * @property {[string, any][] | undefined} completers complete's [variable, completer] pairs as read (readComplete)
  * @property {any} uriTemplate
  * @property {any} audience
  * @property {any} priority
@@ -72,7 +76,7 @@ function snapshot(desc) {
   /** @type {Registration} */
   const s = {
     kind: kindOf(desc), desc, uri: undefined, name: undefined, title: undefined, description: undefined, mimeType: undefined,
-    get: undefined, subscribe: undefined, annotations: undefined, uriTemplate: undefined,
+    get: undefined, subscribe: undefined, annotations: undefined, icons: undefined, complete: undefined, completers: undefined, uriTemplate: undefined,
     audience: undefined, priority: undefined, lastModified: undefined, subscribable: undefined,
     id: 0, key: "", template: false, parts: undefined, teardown: null, base: null, pullOnly: false, done: false, current: false, pushes: 0,
     mimeClass: undefined, settle: undefined, timer: 0, burst: 0, markup: false,
@@ -88,6 +92,10 @@ function snapshot(desc) {
   s.annotations = read(desc, "annotations", "annotations");
   s.uriTemplate = read(desc, "uriTemplate", "uriTemplate");
   s.settle = read(desc, "settle", "settle");
+  s.icons = read(desc, "icons", "icons");
+  s.complete = read(desc, "complete", "complete");
+  if (kindOf(s.icons) === K_ARRAY) s.icons = readIcons(s.icons);
+  if (kindOf(s.complete) === K_OBJECT) s.completers = readComplete(s.complete);
   if (kindOf(s.annotations) === K_OBJECT) {
     const a = s.annotations;
     s.audience = read(a, "audience", "annotations.audience");
@@ -102,6 +110,49 @@ function snapshot(desc) {
     }
   }
   return s;
+}
+
+/**
+ * readIcons reads each icon's fields once, into plain objects that validate
+ * checks (an icon that is not an object stays as it is, for its message).
+ * @param {any} icons
+ */
+function readIcons(icons) {
+  let items;
+  try {
+    items = Array.prototype.slice.call(icons);
+  } catch (e) {
+    throw new TypeError(`${P}reading "icons" threw: ${describe(e)}`);
+  }
+  return items.map((icon, i) => {
+    if (kindOf(icon) !== K_OBJECT) return icon;
+    const at = `icons[${i}].`;
+    let sizes = read(icon, "sizes", at + "sizes");
+    if (kindOf(sizes) === K_ARRAY) {
+      try {
+        sizes = Array.prototype.slice.call(sizes);
+      } catch (e) {
+        throw new TypeError(`${P}reading "${at}sizes" threw: ${describe(e)}`);
+      }
+    }
+    return { src: read(icon, "src", at + "src"), mimeType: read(icon, "mimeType", at + "mimeType"), sizes, theme: read(icon, "theme", at + "theme") };
+  });
+}
+
+/**
+ * readComplete reads a `complete` object's own completers once, as
+ * [variable, completer] pairs.
+ * @param {any} complete
+ * @returns {[string, any][]}
+ */
+function readComplete(complete) {
+  let names;
+  try {
+    names = Object.keys(complete);
+  } catch (e) {
+    throw new TypeError(`${P}reading "complete" threw: ${describe(e)}`);
+  }
+  return names.map((name) => [name, read(complete, name, "complete." + name)]);
 }
 
 /**
@@ -140,7 +191,13 @@ function validate(s) {
     const parts = splitTemplate(id);
     if (typeof parts === "string") return P + `"uriTemplate" "${id}" ${parts}`;
     if (s.subscribe !== undefined) return bad(key, id, "subscribe", "is not supported with a uriTemplate: templates are read on demand; register a concrete uri to push it");
+    const wrong = badComplete(s.complete, s.completers, parts);
+    if (wrong) return bad(key, id, wrong[0], wrong[1]);
+  } else if (s.complete !== undefined) {
+    return bad(key, id, "complete", "is for templates only: completion offers values of a uriTemplate's {variables}");
   }
+  const wrongIcon = badIcons(s.icons);
+  if (wrongIcon) return bad(key, id, wrongIcon[0], wrongIcon[1]);
   if (s.name === undefined) return bad(key, id, "name", "is required");
   if (typeof s.name !== "string") return bad(key, id, "name", "must be a string, got " + typeName(s.name));
   if (s.name === "") return bad(key, id, "name", "must not be empty");
@@ -168,6 +225,71 @@ function validate(s) {
     return bad(key, id, "annotations.lastModified", "must be an ISO 8601 date string");
   }
   return "";
+}
+
+/**
+ * badComplete returns the field and what is wrong with a template's
+ * `complete` and its completers (as readComplete read them), or null.
+ * @param {any} complete
+ * @param {[string, any][] | undefined} completers
+ * @param {string[]} parts the template split by splitTemplate
+ * @returns {[string, string] | null}
+ */
+function badComplete(complete, completers, parts) {
+  if (complete === undefined) return null;
+  if (completers === undefined) return ["complete", "must be an object of completers, {variable: (value, context) => string[]}, got " + typeName(complete)];
+  const vars = parts.filter((_, i) => i % 2 === 1);
+  for (const [name, f] of completers) {
+    if (!vars.includes(name)) return ["complete." + name, `names no variable of the template (its variables: ${vars.join(", ") || "none"})`];
+    if (typeof f !== "function") return ["complete." + name, "must be a function (value, context) => string[], got " + typeName(f)];
+  }
+  return null;
+}
+
+// A URL scheme, after the C0 controls and spaces the URL parser skips.
+const URL_SCHEME = /^[\x00-\x20]*[A-Za-z][A-Za-z0-9+.-]*:/;
+
+/**
+ * badIcons returns the field and what is wrong with `icons` (as readIcons
+ * read them), or null. A src is an https: or data: URL, or a path (resolved
+ * against the document by newRegistration): never javascript: or another
+ * scheme.
+ * @param {any} icons
+ * @returns {[string, string] | null}
+ */
+function badIcons(icons) {
+  if (icons === undefined) return null;
+  if (kindOf(icons) !== K_ARRAY) return ["icons", "must be an array of {src, mimeType?, sizes?, theme?}, got " + typeName(icons)];
+  for (let i = 0; i < icons.length; i++) {
+    const icon = icons[i], at = `icons[${i}]`;
+    if (kindOf(icon) !== K_OBJECT) return [at, "must be an object {src, mimeType?, sizes?, theme?}, got " + typeName(icon)];
+    if (typeof icon.src !== "string") return [at + ".src", "must be a string, got " + typeName(icon.src)];
+    const scheme = URL_SCHEME.exec(icon.src);
+    const ok = scheme ? /^[\x00-\x20]*(https|data):$/i.test(scheme[0]) : iconURL(icon.src) !== null;
+    if (!ok) return [at + ".src", `must be an https: or data: URL, or a path, got "${icon.src}"`];
+    if (icon.mimeType !== undefined && typeof icon.mimeType !== "string") return [at + ".mimeType", "must be a string, got " + typeName(icon.mimeType)];
+    if (icon.sizes !== undefined && !(kindOf(icon.sizes) === K_ARRAY && icon.sizes.every((/** @type {any} */ x) => typeof x === "string"))) {
+      return [at + ".sizes", 'must be an array of strings like "48x48" or "any"'];
+    }
+    if (icon.theme !== undefined && icon.theme !== "light" && icon.theme !== "dark") return [at + ".theme", 'must be "light" or "dark"'];
+  }
+  return null;
+}
+
+/**
+ * iconURL resolves a path against the document; without a document it
+ * stays as given. null when it is no URL, or resolves to a scheme other than
+ * http: or https:.
+ * @param {string} src
+ */
+function iconURL(src) {
+  if (!doc) return src;
+  try {
+    const u = new URL(src, doc.baseURI);
+    return u.protocol === "https:" || u.protocol === "http:" ? u.href : null;
+  } catch {
+    return null;
+  }
 }
 
 /**
@@ -233,10 +355,25 @@ function newRegistration(s) {
   if (s.mimeType === undefined) s.mimeType = DEFAULT_MIME_TYPE;
   if (s.settle === undefined) s.settle = 0;
   s.markup = markupRegistering;
+  if (s.icons !== undefined) s.icons = s.icons.map(listedIcon);
   if (s.annotations !== undefined) {
     s.annotations = { audience: s.audience === undefined ? undefined : s.audience.slice(), priority: s.priority, lastModified: s.lastModified };
   }
   return s;
+}
+
+/**
+ * listedIcon is an icon as listed: its fields as given, a path resolved
+ * against the document.
+ * @param {any} icon
+ */
+function listedIcon(icon) {
+  /** @type {any} */
+  const c = { src: URL_SCHEME.test(icon.src) ? icon.src : iconURL(icon.src) };
+  if (icon.mimeType !== undefined) c.mimeType = icon.mimeType;
+  if (icon.sizes !== undefined) c.sizes = icon.sizes;
+  if (icon.theme !== undefined) c.theme = icon.theme;
+  return c;
 }
 
 /** @param {Registration} r */
@@ -279,7 +416,7 @@ function list(t) {
   const out = new Array(t.size);
   let i = 0;
   if (t === resources) {
-    for (const r of t.values()) out[i++] = r.annotations === undefined ? listedPlain(r) : copyRest(r, { uri: r.uri, name: r.name });
+    for (const r of t.values()) out[i++] = r.annotations === undefined && r.icons === undefined ? listedPlain(r) : copyRest(r, { uri: r.uri, name: r.name });
   } else {
     for (const r of t.values()) out[i++] = copyInfo(r);
   }
@@ -331,7 +468,18 @@ function copyRest(info, c) {
     if (a.lastModified !== undefined) ca.lastModified = a.lastModified;
     c.annotations = ca;
   }
+  if (info.icons !== undefined) c.icons = info.icons.map(copyIcon);
   if (info.subscribable !== undefined) c.subscribable = info.subscribable;
+  return c;
+}
+
+/** @param {any} icon */
+function copyIcon(icon) {
+  /** @type {any} */
+  const c = { src: icon.src };
+  if (icon.mimeType !== undefined) c.mimeType = icon.mimeType;
+  if (icon.sizes !== undefined) c.sizes = icon.sizes.slice();
+  if (icon.theme !== undefined) c.theme = icon.theme;
   return c;
 }
 

@@ -79,6 +79,9 @@ setRuntimeHooks({
   get goExited() {
     return !!(go && go.exited);
   },
+  setCompleteTimeout(/** @type {number} */ ms) {
+    completeTimeout = ms;
+  },
   breakHost(/** @type {string} */ name) {
     const h = /** @type {Record<string, Function>} */ (/** @type {unknown} */ (host));
     const f = h[name];

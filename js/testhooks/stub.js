@@ -17,6 +17,8 @@
 //   runtimeLoaded  whether the runtime (modelcontext-runtime.js) is loaded
 //   breakHost(f)   makes the next call of host function f throw, as a bug
 //                  in the loader would (once the runtime is loaded)
+//   setCompleteTimeout(ms)  how long a completer may take before its MCP
+//                  completion answers an error (5000 by default)
 //   cacheDrift()   "" when the loader's cache of current registrations
 //                  (table.js) holds what Go lists, in Go's order, else the
 //                  first difference ("" before the module runs)
@@ -48,6 +50,10 @@ define(Symbol.for("modelcontext.internals"), {
   },
   cacheDrift() {
     return runtimeHooks ? runtimeHooks.cacheDrift() : "";
+  },
+  setCompleteTimeout(/** @type {number} */ ms) {
+    if (!runtimeHooks) throw new Error("modelcontext test hooks: setCompleteTimeout before the runtime is loaded");
+    runtimeHooks.setCompleteTimeout(ms);
   },
   breakHost(/** @type {string} */ name) {
     if (!runtimeHooks) throw new Error("modelcontext test hooks: breakHost before the runtime is loaded");

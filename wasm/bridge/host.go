@@ -56,6 +56,11 @@ func (*jsHost) Read(server, req int32, id registry.ID, params string) {
 	checkFault("mcpRead")
 }
 
+func (*jsHost) Complete(server, req int32, id registry.ID, name, value, args string) {
+	hostMCPComplete(server, req, int32(id), name, value, args)
+	checkFault("mcpComplete")
+}
+
 func (*jsHost) TextBytes(v registry.Value) int {
 	n := hostTextBytes(int32(v))
 	checkFault("textBytes")

@@ -50,6 +50,9 @@ func hostMCPRead(server, req, id int32, params string)
 //go:wasmimport modelcontext textBytes
 func hostTextBytes(v int32) int32
 
+//go:wasmimport modelcontext mcpComplete
+func hostMCPComplete(server, req, id int32, name, value, args string)
+
 // fault is set to 1 by the loader when one of its host functions threw: a
 // bug in the loader, never an answer. Go learns of it right after the call.
 var fault int32

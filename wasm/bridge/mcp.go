@@ -107,3 +107,20 @@ func mcMCPReadDone(id, req, kind, v, length, errLen int32) (code int32) {
 	}
 	return 0
 }
+
+// mc_mcp_complete_done finishes a completion: the buffer holds one field (n
+// bytes), what the completer gave, or, when failed is not 0, the message of
+// its failure as a string.
+//
+//go:wasmexport mc_mcp_complete_done
+func mcMCPCompleteDone(id, req, failed, n int32) (code int32) {
+	defer recoverEntry("the MCP server", &code)
+	if s := servers[id]; s != nil {
+		var f registry.Field
+		if err := registry.DecodeFields(in[:n], []*registry.Field{&f}); err != nil {
+			panic(err)
+		}
+		s.CompleteDone(req, f, failed != 0, f.Str)
+	}
+	return 0
+}

@@ -30,6 +30,11 @@ type Message struct {
 	ListChanged      registry.Field // params.notifications.resourcesListChanged
 	Subscriptions    registry.Field // params.notifications.resourceSubscriptions
 	RequestID        registry.Field // JSON.stringify of a string or number params.requestId
+	RefType          registry.Field // params.ref.type (completion/complete)
+	RefURI           registry.Field // params.ref.uri, a uriTemplate
+	ArgName          registry.Field // params.argument.name
+	ArgValue         registry.Field // params.argument.value
+	ContextArgs      registry.Field // params.context.arguments as entries: name, value, name, value, ...
 	Result           registry.Field // kind only
 	Error            registry.Field // kind only
 	Unreadable       registry.Field // true when reading a member of the message threw
@@ -64,6 +69,7 @@ const (
 	AsParams     = "params"     // for a string uri served by a template, its parameters as JSON text
 	AsUnreadable = "unreadable" // whether reading any field before this one threw
 	AsOversized  = "oversized"  // whether the text of the fields is over the loader's limit (MaxMessageText)
+	AsEntries    = "entries"    // a plain object's own enumerable members as an array: key, value, key, value, ...; undefined otherwise
 )
 
 type messageField struct {
@@ -98,6 +104,11 @@ var messageFields = [...]messageField{
 	{Extract{path("payload", "params", "notifications", "resourcesListChanged"), AsValue}, func(m *Message) *registry.Field { return &m.ListChanged }},
 	{Extract{path("payload", "params", "notifications", "resourceSubscriptions"), AsValue}, func(m *Message) *registry.Field { return &m.Subscriptions }},
 	{Extract{path("payload", "params", "requestId"), AsIDJSON}, func(m *Message) *registry.Field { return &m.RequestID }},
+	{Extract{path("payload", "params", "ref", "type"), AsValue}, func(m *Message) *registry.Field { return &m.RefType }},
+	{Extract{path("payload", "params", "ref", "uri"), AsValue}, func(m *Message) *registry.Field { return &m.RefURI }},
+	{Extract{path("payload", "params", "argument", "name"), AsValue}, func(m *Message) *registry.Field { return &m.ArgName }},
+	{Extract{path("payload", "params", "argument", "value"), AsValue}, func(m *Message) *registry.Field { return &m.ArgValue }},
+	{Extract{path("payload", "params", "context", "arguments"), AsEntries}, func(m *Message) *registry.Field { return &m.ContextArgs }},
 	{Extract{path("payload", "result"), AsValue}, func(m *Message) *registry.Field { return &m.Result }},
 	{Extract{path("payload", "error"), AsValue}, func(m *Message) *registry.Field { return &m.Error }},
 	{Extract{[]string{}, AsUnreadable}, func(m *Message) *registry.Field { return &m.Unreadable }},

@@ -2,6 +2,8 @@ package mcp
 
 import (
 	"encoding/json"
+	"maps"
+	"slices"
 	"reflect"
 	"strings"
 	"testing"
@@ -87,6 +89,14 @@ func message(t testing.TB, payload string, resolve resolver) Message {
 				*dst = registry.Field{Kind: registry.KindNumber, Num: float64(id)}
 			} else if params != nil {
 				*dst = registry.Field{Kind: registry.KindString, Str: ParamsJSON(params)}
+			}
+		case AsEntries:
+			if o, ok := v.(map[string]any); ok {
+				var items []any
+				for _, k := range slices.Sorted(maps.Keys(o)) {
+					items = append(items, k, o[k])
+				}
+				*dst = field(append([]any{}, items...), 0)
 			}
 		case AsUnreadable, AsOversized:
 			*dst = registry.Field{Kind: registry.KindBoolean}

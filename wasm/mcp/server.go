@@ -115,6 +115,11 @@ type Host interface {
 	Read(server, req int32, id registry.ID, params string)
 	// TextBytes returns the length in UTF-8 bytes of the prepared text v.
 	TextBytes(v registry.Value) int
+	// Complete calls the completer of variable name of template id with
+	// value and the arguments already chosen (a JSON object of strings); it
+	// then calls Server.CompleteDone with req, at once or later. A template
+	// or variable without a completer completes to no values.
+	Complete(server, req int32, id registry.ID, name, value, args string)
 	Release(v registry.Value)
 }
 
@@ -145,7 +150,10 @@ type Server struct {
 	nextID   int32
 	reads    map[int32]read
 	lastRead int32
-	w        writer // the response being written
+	// Completions waiting for their values, by request number.
+	completions  map[int32]completion
+	lastComplete int32
+	w            writer // the response being written
 }
 
 // session is one client's state: the main channel's, or a sub-channel's.
@@ -168,7 +176,7 @@ func New(id int32, host Host, reg *registry.Registry, opt Options) *Server {
 	if opt.MaxSessions <= 0 {
 		opt.MaxSessions = 16
 	}
-	s := &Server{id: id, host: host, reg: reg, opt: opt, reads: map[int32]read{}}
+	s := &Server{id: id, host: host, reg: reg, opt: opt, reads: map[int32]read{}, completions: map[int32]completion{}}
 	s.main.subs = map[string]bool{}
 	reg.Watch(s)
 	s.post(&s.main, serverReady)
@@ -186,6 +194,7 @@ func (s *Server) Stop() {
 	s.sessions = nil
 	s.end(&s.main, true)
 	clear(s.reads)
+	clear(s.completions)
 	s.next, s.nextID = read{}, 0
 }
 
@@ -473,6 +482,8 @@ func (s *Server) request(ss *session, id string, m *Message, modern bool) {
 		s.list(ss, id, m, modern, true)
 	case method == "resources/read":
 		s.read(ss, id, m, modern)
+	case method == "completion/complete":
+		s.complete(ss, id, m, modern)
 	case method == "initialize" && !modern:
 		s.initialize(ss, id, m)
 	case method == "ping" && !modern:
@@ -505,11 +516,14 @@ func (s *Server) initialize(ss *session, id string, m *Message) {
 	ss.initialized = true
 	w := &writer{}
 	w.raw(`{"protocolVersion":`).str(version).
-		raw(`,"capabilities":{"resources":{"subscribe":true,"listChanged":true}},"serverInfo":`)
+		raw(`,"capabilities":` + capabilities + `,"serverInfo":`)
 	serverInfo(w)
 	w.raw(`,"instructions":"Live resources of this page: list them, read them, and subscribe to follow their changes."}`)
 	s.result(ss, id, false, "", w.String())
 }
+
+// capabilities are the server's, on both revisions.
+const capabilities = `{"resources":{"subscribe":true,"listChanged":true},"completions":{}}`
 
 func serverInfo(w *writer) {
 	w.raw(`{"name":"modelcontext","version":"` + Version + `"}`)
@@ -517,7 +531,7 @@ func serverInfo(w *writer) {
 
 func (s *Server) discover(ss *session, id string) {
 	w := &writer{}
-	w.raw(`{"supportedVersions":["` + Modern + `","` + Legacy + `"],"capabilities":{"resources":{"subscribe":true,"listChanged":true}},"serverInfo":`)
+	w.raw(`{"supportedVersions":["` + Modern + `","` + Legacy + `"],"capabilities":` + capabilities + `,"serverInfo":`)
 	serverInfo(w)
 	s.result(ss, id, true, "cache", w.raw("}").String())
 }

@@ -17,6 +17,18 @@ type fakeHost struct {
 	reads     []fakeRead
 	textBytes int // what TextBytes answers
 	released  []registry.Value
+	completes []fakeComplete
+}
+
+// fakeComplete is a Complete call, waiting for the test to finish it.
+type fakeComplete struct {
+	req               int32
+	id                registry.ID
+	name, value, args string
+}
+
+func (h *fakeHost) Complete(server, req int32, id registry.ID, name, value, args string) {
+	h.completes = append(h.completes, fakeComplete{req, id, name, value, args})
 }
 
 type fakeRead struct {
@@ -93,7 +105,7 @@ func TestRequests(t *testing.T) {
 		{"check ready", `"mcp-check-ready"`, `"mcp-server-ready"`},
 		{"other strings are ignored", `"hello"`, ``},
 		{"initialize echoes a known version", `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}`,
-			`{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-06-18","capabilities":{"resources":{"subscribe":true,"listChanged":true}},"serverInfo":` + serverInfo + `,"instructions":"Live resources of this page: list them, read them, and subscribe to follow their changes."}}`},
+			`{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-06-18","capabilities":{"resources":{"subscribe":true,"listChanged":true},"completions":{}},"serverInfo":` + serverInfo + `,"instructions":"Live resources of this page: list them, read them, and subscribe to follow their changes."}}`},
 		{"ping", `{"jsonrpc":"2.0","id":"p","method":"ping"}`, `{"jsonrpc":"2.0","id":"p","result":{}}`},
 		{"list first page", `{"jsonrpc":"2.0","id":2,"method":"resources/list"}`, `{"jsonrpc":"2.0","id":2,"result":{"nextCursor":"2"}} +attach1[0+2]`},
 		{"list last page", `{"jsonrpc":"2.0","id":3,"method":"resources/list","params":{"cursor":"4"}}`, `{"jsonrpc":"2.0","id":3,"result":{}} +attach1[4+1]`},
@@ -114,7 +126,7 @@ func TestRequests(t *testing.T) {
 		{"a method that is not a string, without id", `{"jsonrpc":"2.0","method":7}`, `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request: expected {\"jsonrpc\": \"2.0\", \"method\": string, \"id\"?: string or number}"}}`},
 		{"a response is ignored", `{"jsonrpc":"2.0","id":1,"result":{}}`, ``},
 		{"discover", `{"jsonrpc":"2.0","id":"d","method":"server/discover","params":{` + meta + `}}`,
-			`{"jsonrpc":"2.0","id":"d","result":{"supportedVersions":["2026-07-28","2025-11-25"],"capabilities":{"resources":{"subscribe":true,"listChanged":true}},"serverInfo":` + serverInfo + `,` + modernTail + `}}`},
+			`{"jsonrpc":"2.0","id":"d","result":{"supportedVersions":["2026-07-28","2025-11-25"],"capabilities":{"resources":{"subscribe":true,"listChanged":true},"completions":{}},"serverInfo":` + serverInfo + `,` + modernTail + `}}`},
 		{"modern list", `{"jsonrpc":"2.0","id":11,"method":"resources/list","params":{` + meta + `}}`, `{"jsonrpc":"2.0","id":11,"result":{"nextCursor":"2",` + modernTail + `}} +attach1[0+2]`},
 		{"discover without a version", `{"jsonrpc":"2.0","id":"d","method":"server/discover"}`, `{"jsonrpc":"2.0","id":"d","error":{"code":-32602,"message":"Invalid params: server/discover is a 2026-07-28 request; it needs _meta[\"io.modelcontextprotocol/protocolVersion\"]"}}`},
 		{"modern ping is gone", `{"jsonrpc":"2.0","id":12,"method":"ping","params":{` + meta + `}}`, `{"jsonrpc":"2.0","id":12,"error":{"code":-32601,"message":"Method not found: ping"}}`},
@@ -670,6 +682,7 @@ func (discardHost) Post(int32, string, string, Attachment, int, int, registry.Va
 func (discardHost) Read(int32, int32, registry.ID, string)                           {}
 func (discardHost) TextBytes(registry.Value) int                                     { return 0 }
 func (discardHost) Release(registry.Value)                                           {}
+func (discardHost) Complete(int32, int32, registry.ID, string, string, string)       {}
 
 // readHost answers every read at once with a text value, as the loader
 // does for a getter that returns a plain value, and discards what is posted.

@@ -354,6 +354,17 @@ func (r *Registry) Match(uri string) (ID, []Param) {
 	return 0, nil
 }
 
+// TemplateID returns the current template registered under uriTemplate, or
+// 0.
+func (r *Registry) TemplateID(uriTemplate string) ID {
+	for _, e := range r.templates {
+		if e.uri == uriTemplate {
+			return e.id
+		}
+	}
+	return 0
+}
+
 // Len returns the number of concrete resources, or of templates.
 func (r *Registry) Len(templates bool) int {
 	if templates {

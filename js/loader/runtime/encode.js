@@ -55,6 +55,17 @@ function put(v, depth) {
 }
 
 /**
+ * encodeField writes one field into Go's buffer and returns its length (an
+ * array must be a plain copy, as for put).
+ * @param {any} v
+ */
+function encodeField(v) {
+  pos = 0;
+  put(v, 0);
+  return flush();
+}
+
+/**
  * @typedef {object} ExtractNode a step of the paths of an extraction table,
  * compiled once: the fields that take the value reached here, and the steps
  * below it
@@ -129,10 +140,16 @@ function extract(node, v, values) {
 function encodeExtracts(table, root, limit = Infinity) {
   const { fields, values } = table;
   let unreadable = extract(table.root, root, values);
+  for (let i = 0; i < values.length; i++) {
+    if (fields[i].as !== AS_ENTRIES) continue;
+    const e = entries(values[i]);
+    if (e === null) unreadable = true;
+    values[i] = e === null ? undefined : e;
+  }
   let oversized = false;
   if (limit !== Infinity) {
     let text = 0;
-    for (let i = 0; i < values.length; i++) if (!fields[i].as) text += textLength(values[i]); // AS_VALUE
+    for (let i = 0; i < values.length; i++) if (!fields[i].as || fields[i].as === AS_ENTRIES) text += textLength(values[i]); // AS_VALUE
     oversized = text > limit;
   }
   pos = 0;
@@ -177,6 +194,8 @@ function encodeExtracts(table, root, limit = Infinity) {
       case AS_OVERSIZED:
         v = oversized;
         break;
+      case AS_ENTRIES: // an array of entries already
+        break;
       default: // AS_VALUE: an array as a plain copy of its items
         if (kindOf(v) === K_ARRAY) {
           try {
@@ -190,6 +209,23 @@ function encodeExtracts(table, root, limit = Infinity) {
     put(v, 0);
   }
   return flush();
+}
+
+/**
+ * entries is a plain object's own enumerable members as [key, value, key,
+ * value, ...] (for AS_ENTRIES), undefined for anything else, or null when
+ * reading it threw.
+ * @param {any} v
+ */
+function entries(v) {
+  if (v === null || typeof v !== "object" || Array.isArray(v)) return undefined;
+  try {
+    const out = [];
+    for (const k of Object.keys(v)) out.push(k, v[k]);
+    return out;
+  } catch {
+    return null;
+  }
 }
 
 /**

@@ -77,6 +77,11 @@ const host = {
   textBytes(/** @type {number} */ h) {
     return utf8Length(vals[h]);
   },
+  // func hostMCPComplete(server, req, id int32, name, value, args string)
+  mcpComplete(/** @type {number} */ server, /** @type {number} */ req, /** @type {number} */ id, /** @type {number} */ np, /** @type {number} */ nn,
+    /** @type {number} */ vp, /** @type {number} */ vn, /** @type {number} */ ap, /** @type {number} */ an) {
+    mcpComplete(server, req, id, str(np, nn), vn ? str(vp, vn) : "", str(ap, an));
+  },
 };
 
 /**

@@ -95,6 +95,7 @@ var runtimeFiles = []string{
 	"host.js",          // the functions Go calls
 	"lifecycle.js",     // registrations once the module runs; the replay
 	"server.js",        // the MCP server's transport
+	"complete.js",      // completion of templates' variables for the MCP server
 	"resourcetools.js", // the resource tools
 	"address.js",       // the page resource's subscribe
 	"start.js",         // fetch, compile, start

@@ -46,7 +46,7 @@ func constants() []constant {
 		{"CONTENT_FAILED", mcp.ContentFailed}, {"CONTENT_TEXT", mcp.ContentText}, {"CONTENT_BLOB", mcp.ContentBlob},
 		{"AS_VALUE", mcp.AsValue}, {"AS_NUMBER_JSON", mcp.AsNumberJSON}, {"AS_ID_JSON", mcp.AsIDJSON},
 		{"AS_RESOURCE", mcp.AsResource}, {"AS_PARAMS", mcp.AsParams}, {"AS_UNREADABLE", mcp.AsUnreadable},
-		{"AS_OVERSIZED", mcp.AsOversized}, {"MAX_MESSAGE_TEXT", mcp.MaxMessageText}, {"KEPT_TEXT", mcp.KeptText},
+		{"AS_OVERSIZED", mcp.AsOversized}, {"AS_ENTRIES", mcp.AsEntries}, {"MAX_MESSAGE_TEXT", mcp.MaxMessageText}, {"KEPT_TEXT", mcp.KeptText},
 	} {
 		add(a.name, a.v, "")
 	}
