@@ -3,8 +3,8 @@ package mcp
 import (
 	"encoding/json"
 	"maps"
-	"slices"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
