@@ -278,11 +278,12 @@ test-relay: build build-test test-deps relay-tools extension
 # dist/extension/ for chrome://extensions' "Load unpacked", its manifest
 # stamped with the commit it was built from. native-host builds the relay
 # into dist/relay and installs it as the extension's native messaging host
-# for Chromium and Chrome (relay --install-native-host; HOST_ADDR is the
-# loopback address it serves Streamable HTTP on).
+# for Chromium and Chrome (relay --install-native-host; HOST_ADDR, if set, is
+# the loopback address it serves Streamable HTTP on, else the install picks a
+# free port of its own).
 .PHONY: extension native-host
 EXTENSION_SOURCES := $(wildcard js/extension/*)
-HOST_ADDR ?= 127.0.0.1:8765
+HOST_ADDR ?=
 
 extension: dist/extension/manifest.json
 
@@ -294,7 +295,7 @@ dist/extension/manifest.json: $(EXTENSION_SOURCES)
 native-host: extension
 	@mkdir -p dist
 	$(GO) build -o dist/relay ./wasm/cmd/relay
-	dist/relay --install-native-host --http $(HOST_ADDR)
+	dist/relay --install-native-host $(if $(HOST_ADDR),--http $(HOST_ADDR))
 
 fuzz:
 	$(MAKE) test-host FUZZTIME=6000000x
