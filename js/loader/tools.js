@@ -122,14 +122,14 @@ function resourceTools(native) {
   return [
     {
       name: "list_resources",
-      description: "Lists the live resources of this page (named slices of its current state, such as a cart or the route): uri, name, description and MIME type of each. Read one with read_resource.",
+      description: "Lists the live resources of this page (named slices of its current state, such as a cart or the route): uri, name, description and MIME type of each, then its resource templates (uriTemplate instead of uri, e.g. app://orders/{id}: read one by filling in its {variables}). Read one with read_resource.",
       inputSchema: { type: "object", properties: {} },
       annotations: { readOnlyHint: true, untrustedContentHint: true },
       execute: () => loadRuntime().then(() => listTool(native), failed),
     },
     {
       name: "read_resource",
-      description: "Reads the current value of one live resource of this page by its uri (see list_resources). The value is read when asked, never cached.",
+      description: "Reads the current value of one live resource of this page by its uri (see list_resources; for a template, its uriTemplate with the {variables} filled in). The value is read when asked, never cached.",
       inputSchema: { type: "object", properties: { uri: { type: "string", description: "The resource's uri, as list_resources gives it" } }, required: ["uri"] },
       annotations: { readOnlyHint: true, untrustedContentHint: true },
       execute: (/** @type {any} */ input) => loadRuntime().then(() => readTool(native, input), failed),

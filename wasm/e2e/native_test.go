@@ -194,7 +194,7 @@ await W.tools(both);
 const tools = (await mc.getTools()).filter((t) => t.name.endsWith('_resources') || t.name.endsWith('_resource'));
 const out = {
   tools: tools.map((t) => ({name: t.name, readOnly: t.annotations.readOnlyHint, untrusted: t.annotations.untrustedContentHint, schema: t.inputSchema})),
-  list: (await W.call('list_resources', {})).map((r) => [r.uri, r.name, r.mimeType]),
+  list: (await W.call('list_resources', {})).map((r) => [r.uri || 'template ' + r.uriTemplate, r.name, r.mimeType]),
   cart: await W.call('read_resource', {uri: 'state://cart'}),
   bytes: await W.call('read_resource', {uri: 'state://bytes'}),
   image: await W.call('read_resource', {uri: 'state://image'}),
@@ -215,7 +215,8 @@ return out;`, `{
     {"name": "read_resource", "readOnly": true, "untrusted": true, "schema": {"type": "object", "properties": {"uri": {"type": "string", "description": "The resource's uri, as list_resources gives it"}}, "required": ["uri"]}}],
   "list": [["state://cart", "cart", "application/json"], ["state://bytes", "bytes", "application/octet-stream"],
     ["state://image", "image", "image/png"], ["state://note", "note", "text/plain"], ["state://broken", "broken", "application/json"],
-    ["state://rejects", "rejects", "application/json"], ["state://loop", "loop", "application/json"]],
+    ["state://rejects", "rejects", "application/json"], ["state://loop", "loop", "application/json"],
+    ["template app://orders/{id}", "order", "application/json"]],
   "cart": {"items": [1]},
   "bytes": {"uri": "state://bytes", "mimeType": "application/octet-stream", "blob": "aGk="},
   "image": {"uri": "state://image", "mimeType": "image/png", "blob": "AQID"},

@@ -148,6 +148,7 @@ mc.registerResource({uri: 'state://cart', name: 'cart', description: 'the cart',
 mc.registerResource({uri: 'state://bytes', name: 'bytes', mimeType: 'application/octet-stream', get: () => new Uint8Array([104, 105])});
 mc.registerResource({uri: 'state://note', name: 'note', mimeType: 'text/plain', get: () => 'hello'});
 mc.registerResource({uri: 'state://broken', name: 'broken', get: () => { throw new Error('nope'); }});
+mc.registerResource({uriTemplate: 'app://orders/{id}', name: 'order', get: ({id}) => ({id})});
 const remove = mc.registerResourceTools();
 await W.tools(both);
 const tools = (await b.client.listTools()).tools.filter((t) => t.name.endsWith('_resources') || t.name.endsWith('_resource'));
@@ -157,6 +158,7 @@ const out = {
   cart: await call('read_resource', {uri: 'state://cart'}),
   bytes: await call('read_resource', {uri: 'state://bytes'}),
   note: await call('read_resource', {uri: 'state://note'}),
+  order: await call('read_resource', {uri: 'app://orders/42'}),
   missing: await call('read_resource', {uri: 'state://nope'}),
   broken: await call('read_resource', {uri: 'state://broken'}),
 };
@@ -166,10 +168,11 @@ out.unhandled = await W.unhandledSoFar();
 out.errors = [...H.mine('error'), ...b.errors];
 return out;`, `{
   "tools": [["list_resources", true], ["read_resource", true]],
-  "list": [false, "text: [{\"uri\":\"state://cart\",\"name\":\"cart\",\"description\":\"the cart\",\"mimeType\":\"application/json\"},{\"uri\":\"state://bytes\",\"name\":\"bytes\",\"mimeType\":\"application/octet-stream\"},{\"uri\":\"state://note\",\"name\":\"note\",\"mimeType\":\"text/plain\"},{\"uri\":\"state://broken\",\"name\":\"broken\",\"mimeType\":\"application/json\"}]"],
+  "list": [false, "text: [{\"uri\":\"state://cart\",\"name\":\"cart\",\"description\":\"the cart\",\"mimeType\":\"application/json\"},{\"uri\":\"state://bytes\",\"name\":\"bytes\",\"mimeType\":\"application/octet-stream\"},{\"uri\":\"state://note\",\"name\":\"note\",\"mimeType\":\"text/plain\"},{\"uri\":\"state://broken\",\"name\":\"broken\",\"mimeType\":\"application/json\"},{\"uriTemplate\":\"app://orders/{id}\",\"name\":\"order\",\"mimeType\":\"application/json\"}]"],
   "cart": [false, "text: {\"items\":[1]}"],
   "bytes": [false, "text: base64:aGk="],
   "note": [false, "text: hello"],
+  "order": [false, "text: {\"id\":\"42\"}"],
   "missing": [true, "text: modelcontext: no resource is registered for uri \"state://nope\""],
   "broken": [true, "text: modelcontext: reading \"state://broken\" failed: nope"],
   "after": [], "unhandled": [], "errors": []}`)

@@ -19,13 +19,14 @@
 // one list_resources call instead.
 
 /**
- * listTool answers list_resources.
+ * listTool answers list_resources: the resources, then the templates (whose
+ * uris read_resource reads like any other).
  * @param {boolean} native
  */
 async function listTool(native) {
   const answers = native ? valueAnswers : callToolResults;
   try {
-    return answers.list(getResources().map(mcpInfo));
+    return answers.list(getResources().map(mcpInfo).concat(getResourceTemplates().map(mcpInfo)));
   } catch (e) {
     return answers.failure(describe(e)); // the module failed to load: ready's message
   }
