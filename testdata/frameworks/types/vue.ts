@@ -1,0 +1,16 @@
+// modelcontext/vue's types as an app uses them; each @ts-expect-error is a
+// mistake the types must catch.
+import { reactive, ref, type Ref } from "vue";
+import { useResource, useResourceValue } from "modelcontext/vue";
+
+const items = ref([{ sku: "tea" }]);
+useResource({ uri: "state://cart", name: "cart" }, items);
+useResource({ uri: "state://form", name: "form" }, reactive({ email: "" }));
+useResource(() => ({ uri: "state://cart", name: "cart", title: String(items.value.length) }), () => items.value.length);
+// @ts-expect-error the composable supplies get
+useResource({ uri: "state://cart", name: "cart", get: () => 1 }, items);
+const seen = useResourceValue<{ sku: string }[]>("state://cart");
+const n: number | undefined = seen.value?.length;
+// @ts-expect-error the ref is read-only
+seen.value = [];
+export const out: [number | undefined, Ref<{ sku: string }[]>] = [n, items];
