@@ -49,10 +49,11 @@ dist/modelcontext.wasm: $(GO_SOURCES)
 # The classic script (the stub every page downloads, and the runtime it
 # imports from beside itself when the module starts) and the ES and CommonJS
 # modules (both in one file): the loader with Go's own wasm_exec.js (from the Go that built
-# the .wasm) folded into the runtime.
+# the .wasm) folded into the runtime. The .wasm is built first: the classic
+# script carries its SHA-384 and the runtime's, for an integrity attribute.
 LOADER_SOURCES := $(wildcard js/loader/*.js js/loader/runtime/*.js)
-dist/modelcontext.js dist/modelcontext-runtime.js dist/modelcontext.mjs dist/modelcontext.cjs &: $(LOADER_SOURCES) $(WASM_EXEC) $(wildcard wasm/cmd/jsbuild/*.go) $(GO_SOURCES)
-	$(GO) run ./wasm/cmd/jsbuild -o dist -wasm-exec $(WASM_EXEC)
+dist/modelcontext.js dist/modelcontext-runtime.js dist/modelcontext.mjs dist/modelcontext.cjs &: $(LOADER_SOURCES) $(WASM_EXEC) $(wildcard wasm/cmd/jsbuild/*.go) $(GO_SOURCES) dist/modelcontext.wasm
+	$(GO) run ./wasm/cmd/jsbuild -o dist -wasm-exec $(WASM_EXEC) -wasm dist/modelcontext.wasm
 
 # build-test: the test build, the same three scripts with js/testhooks/
 # appended (document.modelContext[Symbol.for("modelcontext.internals")]: the
@@ -63,8 +64,8 @@ TESTDIST := $(CACHE)/testdist
 
 build-test: build $(TESTDIST)/modelcontext.js $(TESTDIST)/modelcontext-runtime.js $(TESTDIST)/modelcontext.mjs
 
-$(TESTDIST)/modelcontext.js $(TESTDIST)/modelcontext-runtime.js $(TESTDIST)/modelcontext.mjs &: $(LOADER_SOURCES) $(wildcard js/testhooks/*.js) $(WASM_EXEC) $(wildcard wasm/cmd/jsbuild/*.go) $(GO_SOURCES)
-	$(GO) run ./wasm/cmd/jsbuild -test -o $(TESTDIST) -wasm-exec $(WASM_EXEC)
+$(TESTDIST)/modelcontext.js $(TESTDIST)/modelcontext-runtime.js $(TESTDIST)/modelcontext.mjs &: $(LOADER_SOURCES) $(wildcard js/testhooks/*.js) $(WASM_EXEC) $(wildcard wasm/cmd/jsbuild/*.go) $(GO_SOURCES) dist/modelcontext.wasm
+	$(GO) run ./wasm/cmd/jsbuild -test -o $(TESTDIST) -wasm-exec $(WASM_EXEC) -wasm dist/modelcontext.wasm
 
 demo: build demo-app mcpclient
 	$(GO) run ./wasm/cmd/serve -addr $(ADDR) -demo demo -dist dist -vendor testdata/out

@@ -114,7 +114,7 @@ function checkWasmURL() {
 // handled here). Otherwise boot.js's start fetches it, while the runtime
 // loads.
 /** @type {Promise<Response> | null} */
-const wasmResponse = bootMode === "eager" && wasmURL !== "" && !wasmURL.startsWith("file:") ? fetch(wasmURL, { credentials: "same-origin" }) : null;
+const wasmResponse = bootMode === "eager" && wasmURL !== "" && !wasmURL.startsWith("file:") ? fetchVerified(wasmURL) : null;
 if (wasmResponse) wasmResponse.catch(() => {});
 
 /**
@@ -140,7 +140,7 @@ function nodeFS() {
 function fetchWasm() {
   const fs = wasmURL.startsWith("file:") ? nodeFS() : null;
   if (fs) return fs.readFile(new URL(wasmURL));
-  return wasmResponse || fetch(wasmURL, { credentials: "same-origin" });
+  return wasmResponse || fetchVerified(wasmURL);
 }
 
 // scriptURLFromStack finds this file's URL in a stack trace, for the classic

@@ -24,6 +24,7 @@ async function boot(fetched) {
   try {
     response = await fetched;
   } catch (e) {
+    if (describe(e).startsWith("modelcontext:")) throw e; // integrity.js's, which says what to fix
     throw new Error(`modelcontext: could not fetch ${where}: ${describe(e)} (a wrong URL, the network, or a Content-Security-Policy connect-src that does not allow it)`);
   }
   if (!ArrayBuffer.isView(response) && !response.ok) {

@@ -75,14 +75,15 @@ func main() {
 // document.modelContext, validation, the table, the queue before the module
 // runs, markup and the page resource, and when to start.
 var files = []string{
-	"values.js", // kinds, error text
-	"page.js",   // the script tag, the .wasm URL, document.modelContext
-	"table.js",  // descriptors, validation; the table before boot, then the cache of Go's answers
-	"api.js",    // the page API and the queue before ready
-	"mcp.js",    // serveMCP, and its servers before the module runs
-	"tools.js",  // registerResourceTools
-	"markup.js", // declarative resources and the page resource
-	"boot.js",   // when to start; install the members
+	"values.js",    // kinds, error text
+	"integrity.js", // what the tag's integrity vouches for: the runtime and the .wasm
+	"page.js",      // the script tag, the .wasm URL, document.modelContext
+	"table.js",     // descriptors, validation; the table before boot, then the cache of Go's answers
+	"api.js",       // the page API and the queue before ready
+	"mcp.js",       // serveMCP, and its servers before the module runs
+	"tools.js",     // registerResourceTools
+	"markup.js",    // declarative resources and the page resource
+	"boot.js",      // when to start; install the members
 }
 
 // runtimeFiles are the runtime's source files in js/loader/runtime, joined
@@ -127,6 +128,7 @@ func run(args []string) error {
 	src := fl.String("loader", "js/loader", "the `folder` of the loader's source files (the runtime's in its runtime folder)")
 	test := fl.Bool("test", false, "write the test build: the loader with the test hooks appended (never into dist)")
 	hooks := fl.String("testhooks", "js/testhooks", "the `folder` of the test build's hooks")
+	wasmFile := fl.String("wasm", "", "the built `.wasm`, whose SHA-384 the classic script carries for an integrity attribute on its tag (integrity.go)")
 	glue := fl.String("wasm-exec", filepath.Join(runtime.GOROOT(), "lib", "wasm", "wasm_exec.js"), "Go's `wasm_exec.js`")
 	if err := fl.Parse(args); err != nil {
 		return err
@@ -158,6 +160,9 @@ func run(args []string) error {
 	}
 	built, err := l.build()
 	if err != nil {
+		return err
+	}
+	if err := addIntegrity(built, *test, *wasmFile); err != nil {
 		return err
 	}
 	if err := os.MkdirAll(*out, 0o755); err != nil {
@@ -366,12 +371,13 @@ function loadRuntime() {
   if (runtimeLoad) return runtimeLoad;
   const url = runtimeURL;
   const fix = "; put %[1]s beside modelcontext.js (from the same build) or point data-runtime at it, and allow it in the page's Content-Security-Policy script-src";
-  runtimeLoad = (url === "" ? Promise.reject(new Error("nothing tells where it is (a blob: script?)")) : import(url)).then(
+  runtimeLoad = (url === "" ? Promise.reject(new Error("nothing tells where it is (a blob: script?)")) : verifyRuntime(url).then(() => import(url))).then(
     (m) => {
       if (m.build !== %[2]q) throw new Error("modelcontext: " + JSON.stringify(url) + " is not the runtime of this modelcontext.js (another build)" + fix);
       [%[3]s] = m.default([%[4]s]);
     },
     (e) => {
+      if (describe(e).startsWith("modelcontext:")) throw e; // verifyRuntime's, which says what to fix
       throw new Error("modelcontext: could not load the runtime " + JSON.stringify(url) + ": " + describe(e) + fix);
     });
   return runtimeLoad;
