@@ -20,6 +20,32 @@ export interface ResourceAnnotations {
   lastModified?: string;
 }
 
+/** An MCP icon of a resource or template, listed as given. */
+export interface ResourceIcon {
+  /** An https: or data: URL, or a path (resolved against the document); never javascript: or another scheme. */
+  src: string;
+  mimeType?: string;
+  /** e.g. ["48x48"], or ["any"] for a scalable icon. */
+  sizes?: string[];
+  /** The background the icon is drawn for. */
+  theme?: "light" | "dark";
+}
+
+/**
+ * The context of a completion: the template's variables already chosen, by
+ * name.
+ */
+export interface CompletionContext {
+  arguments: Record<string, string>;
+}
+
+/**
+ * A completer of a template's variable: the values an MCP client offers as
+ * `value` is typed (at most 100 are sent). Called with the `complete` object
+ * as `this`.
+ */
+export type Completer = (value: string, context: CompletionContext) => string[] | Promise<string[]>;
+
 /** What a page passes to registerResource. Read once, at registration. */
 export interface ResourceDescriptor<T = unknown> {
   /** Stable identity: a scheme, ":", and at least one more character, e.g. "state://cart". */
@@ -33,6 +59,9 @@ export interface ResourceDescriptor<T = unknown> {
   /** Default "application/json". */
   mimeType?: string;
   annotations?: ResourceAnnotations;
+  icons?: ResourceIcon[];
+  /** Completion is for templates' variables. */
+  complete?: never;
   /** Returns the current value; called on every read and every push. */
   get(): T | Promise<T>;
   /**
@@ -65,6 +94,9 @@ export interface ResourceTemplateDescriptor<T = unknown> {
   /** Default "application/json". */
   mimeType?: string;
   annotations?: ResourceAnnotations;
+  icons?: ResourceIcon[];
+  /** Completers of the template's {variables}, by variable name, for MCP's completion/complete. */
+  complete?: Record<string, Completer>;
   get(params: Record<string, string>): T | Promise<T>;
   /** Templates are read on demand: register the concrete uri to push it. */
   subscribe?: never;
@@ -78,6 +110,7 @@ export interface ResourceTemplateInfo {
   description?: string;
   mimeType: string;
   annotations?: ResourceAnnotations;
+  icons?: ResourceIcon[];
 }
 
 /** Options of serveMCP. */
@@ -114,6 +147,7 @@ export interface ResourceInfo {
   description?: string;
   mimeType: string;
   annotations?: ResourceAnnotations;
+  icons?: ResourceIcon[];
   /** False for pull-only resources and for those whose subscribe threw. */
   subscribable: boolean;
 }

@@ -11,6 +11,15 @@ registerResource({ uri: "app://orders/1", uriTemplate: "app://orders/{id}", name
 // @ts-expect-error the same through document.modelContext
 document.modelContext.registerResource({ uriTemplate: "app://orders/{id}", name: "order", get: () => 1, subscribe: () => () => {} });
 
+// @ts-expect-error complete is for templates' variables
+registerResource({ uri: "state://x", name: "x", get: () => 1, complete: { x: () => [] } });
+
+// @ts-expect-error a completer returns strings
+registerResource({ uriTemplate: "app://orders/{id}", name: "order", get: () => 1, complete: { id: () => [1] } });
+
+// @ts-expect-error an icon's theme is "light" or "dark"
+registerResource({ uri: "state://x", name: "x", get: () => 1, icons: [{ src: "/x.png", theme: "blue" }] });
+
 // @ts-expect-error a descriptor needs get
 registerResource({ uri: "state://x", name: "x" });
 

@@ -26,6 +26,13 @@ document.modelContext.registerResource({
   uriTemplate: "app://orders/{id}",
   name: "order",
   get: async ({ id }) => ({ id, status: "shipped" }),
+  icons: [{ src: "/icons/order.svg", mimeType: "image/svg+xml", sizes: ["any"], theme: "light" }],
+  complete: {
+    id: (value, context) => ["41", "42"].filter((id) => id.startsWith(value) && context.arguments.id !== id),
+    async other(value) {
+      return [value];
+    },
+  },
 });
 
 const list: ResourceInfo[] = document.modelContext.getResources();
