@@ -411,14 +411,15 @@ test-package: $(TARBALL) test-deps testdata/types/node_modules/.package-lock.jso
 # its locked dependencies (npm ci, only when its lock file changed) and the
 # fresh tarball (npm install --no-save); vite-react is built for production
 # (dist/) and for development (dist-dev/, where StrictMode runs effects
-# twice), vite-vue for production; types type-checks both bindings' .d.ts
+# twice), vite-vue for production, and each renders its binding on the server
+# (ssr.mjs, Node.js without a document); types type-checks both bindings' .d.ts
 # as an app uses them. wasm/frameworks bundles each store recipe with the
 # stores app's esbuild and drives every build in headless Chromium.
 .PHONY: test-frameworks
 FRAMEWORKS := vite-react vite-vue stores types
 build_vite-react := npm run --silent build && \
-	NODE_ENV=development ./node_modules/.bin/vite build --mode development --outDir dist-dev --logLevel warn
-build_vite-vue := npm run --silent build
+	NODE_ENV=development ./node_modules/.bin/vite build --mode development --outDir dist-dev --logLevel warn && node ssr.mjs
+build_vite-vue := npm run --silent build && node ssr.mjs
 build_stores := true
 build_types := ./node_modules/.bin/tsc -p .
 
