@@ -324,3 +324,18 @@ return {list: mc.getResources().map((d) => d.uri), product: await mc.readResourc
 			"product": "OLED TV 55\" - 899 EUR", "nonceAttribute": "", "warnings": []}`)
 	})
 }
+
+// TestREADMENonceExample pastes the README's example of a page that marks
+// its own markup with the tag's nonce: the review's element, inside the
+// scope but without the nonce, is not a resource.
+func TestREADMENonceExample(t *testing.T) {
+	requireImpl(t, "wasm")
+	example := readmeBlock(t, "html", `<script nonce=`, "")
+	browsertest.SharedServer(t).Handle("/readme-nonce.html", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.WriteString(w, "<!doctype html>\n<meta charset=utf-8>\n<title>README</title>\n<script src=\"/harness.js\"></script>\n"+example)
+	}))
+	tab := browsertest.NewTab(t)
+	tab.Navigate(browsertest.URL(t, "/readme-nonce.html"))
+	evalJSON(t, tab, `return {list: mc.getResources().map((d) => d.uri), product: await mc.readResource('shop://product'), warnings: H.mine('warn')};`,
+		`{"list": ["shop://product"], "product": "OLED TV 55\" — 899 €", "warnings": []}`)
+}

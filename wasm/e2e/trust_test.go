@@ -1,7 +1,14 @@
 package e2e
 
 import (
+	"encoding/json"
+	"io"
+	"net/http"
+	"sync"
 	"testing"
+	"time"
+
+	"github.com/modelcontext-go/modelcontext/wasm/internal/browsertest"
 )
 
 // The guards of SPEC §10 on messages: a message from a window the module
@@ -147,3 +154,40 @@ return {answer: answer.error, nulls, grewUnder1MiB: I.stats().wasmMemoryBytes - 
 		`{"answer": {"code": -32600, "message": "modelcontext: the message is over 1 MiB of text; it was not read (send large data in several requests)"},
 		"nulls": [-32600, -32600], "grewUnder1MiB": true, "read": "\"still here\""}`)
 }
+
+// TestClobberedModelContext holds what SECURITY.md says of DOM clobbering: a
+// visitor's <img name="modelContext"> shadows document.modelContext for code
+// that looks it up afterwards, but the object taken before it still works,
+// and the module's MCP server still answers.
+func TestClobberedModelContext(t *testing.T) {
+	requireImpl(t, "wasm")
+	requireMCPBundles(t)
+	clobberOnce.Do(func() {
+		browsertest.SharedServer(t).Handle("/clobbered.html", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			io.WriteString(w, `<!doctype html><meta charset="utf-8"><title>clobbered</title>
+<script src="/harness.js"></script>
+<script src="/out/mcpclient.js"></script>
+<script src="/static/modelcontext.js" data-mcp></script>
+<script>window.mc = document.modelContext;</script>
+<body><div class="review"><img name="modelContext" src="data:,"></div></body>`)
+		}))
+	})
+	tab := browsertest.NewTab(t)
+	tab.Timeout = 60 * time.Second
+	tab.Navigate(browsertest.URL(t, "/clobbered.html"))
+	var got json.RawMessage
+	tab.Eval(`(async () => {
+const looked = String(document.modelContext);
+let lookedUp = null;
+try { document.modelContext.registerResource({uri: 'state://x', name: 'x', get: () => 1}); } catch (e) { lookedUp = e.name; }
+window.mc.registerResource({uri: 'state://cart', name: 'cart', get: () => ({items: 2})});
+const c = await window.mcpTest.connect();
+const read = await c.call('resources/read', {uri: 'state://cart'});
+return {looked, lookedUp, kept: await window.mc.readResource('state://cart'), mcp: read.result.contents[0].text};
+})()`, &got)
+	if d := jsonDiff(got, `{"looked": "[object HTMLImageElement]", "lookedUp": "TypeError", "kept": {"items": 2}, "mcp": "{\"items\":2}"}`); d != "" {
+		t.Errorf("%s\n%s", d, tab.ConsoleText())
+	}
+}
+
+var clobberOnce sync.Once
