@@ -436,3 +436,12 @@ endef
 test-frameworks: $(TARBALL) test-deps $(foreach a,$(FRAMEWORKS),testdata/frameworks/$(a)/node_modules/.package-lock.json)
 	$(foreach a,$(FRAMEWORKS),$(call framework_app,$(a)))
 	CHROMIUM="$(BIN)/chromium" $(GO) test -count=1 ./wasm/frameworks
+
+# bench-frameworks (part of make bench): a push through useResource against
+# the same push through a hand-written registerResource in effects, in one
+# page of the vite-react production build (wasm/frameworks' TestPushCost).
+.PHONY: bench-frameworks
+bench: bench-frameworks
+bench-frameworks: $(TARBALL) test-deps testdata/frameworks/vite-react/node_modules/.package-lock.json
+	$(call framework_app,vite-react)
+	CHROMIUM="$(BIN)/chromium" $(GO) test -count=1 -run '^TestPushCost$$' -v ./wasm/frameworks -args -push-cost

@@ -6,32 +6,42 @@
 import { useEffect, useMemo, useRef, useSyncExternalStore } from "react";
 import { registerResource, readResource, getResources } from "modelcontext";
 
-// FIELDS are the descriptor fields useResource registers; get and subscribe
-// are its own, complete belongs to templates.
-const FIELDS = ["uri", "name", "title", "description", "mimeType", "annotations", "icons", "settle"];
+// FIELDS are the descriptor fields useResource registers (depsOf lists them
+// too); get and subscribe are its own, complete belongs to templates.
+const FIELDS = ["uri", "name", "title", "description", "mimeType", "settle", "annotations", "icons"];
 
 /**
  * fieldsOf copies the descriptor's registered fields (an optional field left
- * out when undefined), and keyOf names them by value, so that an inline
- * object literal with the same fields is the same registration.
+ * out when undefined).
  * @param {any} descriptor
  */
 function fieldsOf(descriptor) {
   /** @type {Record<string, any>} */
   const fields = {};
-  if (descriptor === null || typeof descriptor !== "object") return fields;
   for (const f of FIELDS) if (descriptor[f] !== undefined) fields[f] = descriptor[f];
   return fields;
 }
 
-/** @param {Record<string, any>} fields */
-function keyOf(fields) {
+/**
+ * depsOf lists the descriptor's registered fields for React to compare (with
+ * Object.is) from one render to the next, so that an inline object literal
+ * with the same fields is the same registration: the scalar fields as they
+ * are, annotations and icons by their JSON.
+ * @param {any} descriptor
+ */
+function depsOf(descriptor) {
+  if (descriptor === null || typeof descriptor !== "object") return [descriptor, 0, 0, 0, 0, 0, 0, 0];
+  const d = descriptor;
+  return [d.uri, d.name, d.title, d.description, d.mimeType, d.settle, json(d.annotations), json(d.icons)];
+}
+
+/** @param {any} v */
+function json(v) {
+  if (v === undefined) return v;
   try {
-    // A function or symbol where a string belongs must not look like an
-    // absent field: it keeps a key of its own, and validation rejects it.
-    return JSON.stringify(fields, (_, v) => (typeof v === "function" || typeof v === "symbol" || typeof v === "bigint" ? "\u0000" + typeof v : v));
+    return JSON.stringify(v);
   } catch {
-    return "\u0000" + Math.random(); // not JSON (a cycle): never the same key, always validated
+    return v; // not JSON (a cycle): compared by identity
   }
 }
 
@@ -40,18 +50,20 @@ function keyOf(fields) {
 let aborted;
 
 /**
- * check throws registerResource's own TypeError for an invalid descriptor
- * (naming the field and the uri), and registers nothing.
+ * checked returns the descriptor's registered fields, or throws
+ * registerResource's own TypeError for an invalid descriptor (naming the
+ * field and the uri); it registers nothing.
  * @param {any} descriptor
- * @param {Record<string, any>} fields
  */
-function check(descriptor, fields) {
+function checked(descriptor) {
   if (descriptor === null || typeof descriptor !== "object") {
     registerResource(descriptor); // throws: the descriptor must be an object
-    return;
+    return {};
   }
+  const fields = fieldsOf(descriptor);
   if (aborted === undefined) aborted = AbortSignal.abort();
   registerResource({ ...fields, get: noValue }, { signal: aborted });
+  return fields;
 }
 
 function noValue() {
@@ -65,11 +77,10 @@ function noValue() {
  * @param {any} value
  */
 export function useResource(descriptor, value) {
-  const fields = fieldsOf(descriptor);
-  const key = keyOf(fields);
+  const deps = depsOf(descriptor);
   // Validated at render, once per distinct descriptor: an invalid one throws
   // here, in the component, in development and production alike.
-  useMemo(() => check(descriptor, fields), [key]); // eslint-disable-line react-hooks/exhaustive-deps
+  const fields = useMemo(() => checked(descriptor), deps); // eslint-disable-line react-hooks/exhaustive-deps
   const latest = useRef(value);
   /** @type {{current: null | (() => void)}} the current registration's onChange */
   const onChange = useRef(null);
@@ -91,7 +102,7 @@ export function useResource(descriptor, value) {
     // (keeping its place in the list) and this does nothing; with another
     // uri it removes the old one.
     if (previous) previous();
-  }, [key]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, deps); // eslint-disable-line react-hooks/exhaustive-deps
   useEffect(
     () => () => {
       if (unregister.current) unregister.current();

@@ -1,8 +1,9 @@
 import { defineConfig } from "vite";
 import react from "@vitejs/plugin-react";
 
-// Two pages: the sample app (index.html) and the README's examples (readme.html).
+// The sample app (index.html), the README's examples (readme.html) and the
+// page of wasm/frameworks' TestPushCost (bench.html).
 export default defineConfig({
   plugins: [react()],
-  build: { rollupOptions: { input: ["index.html", "readme.html"] } },
+  build: { rollupOptions: { input: ["index.html", "readme.html", "bench.html"] } },
 });
