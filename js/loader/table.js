@@ -264,6 +264,7 @@ function badIcons(icons) {
     const icon = icons[i], at = `icons[${i}]`;
     if (kindOf(icon) !== K_OBJECT) return [at, "must be an object {src, mimeType?, sizes?, theme?}, got " + typeName(icon)];
     if (typeof icon.src !== "string") return [at + ".src", "must be a string, got " + typeName(icon.src)];
+    if (icon.src === "") return [at + ".src", "must not be empty"];
     const scheme = URL_SCHEME.exec(icon.src);
     const ok = scheme ? /^[\x00-\x20]*(https|data):$/i.test(scheme[0]) : iconURL(icon.src) !== null;
     if (!ok) return [at + ".src", `must be an https: or data: URL, or a path, got "${icon.src}"`];

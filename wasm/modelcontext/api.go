@@ -69,8 +69,9 @@ func Load(ctx context.Context, src string, attrs map[string]string) error {
 // Register returns ErrNotLoaded if the module's script has not run yet (see
 // [Ready]), and an [*Error] with Name "TypeError" and Field set if the
 // module refuses the descriptor (an empty or scheme-less URI, an empty
-// Name, neither Get nor GetContext, annotations out of range, a negative
-// Settle). On error, unregister does nothing.
+// Name, neither Get nor GetContext, annotations out of range, an icon whose
+// Src is not an https: or data: URL or a path, a negative Settle). On
+// error, unregister does nothing.
 //
 // unregister ends the registration, stops r.Watch's source, cancels the
 // context of r.GetContext and releases every js.Func Register created. It
@@ -82,7 +83,7 @@ func Register(r Resource) (unregister func(), err error) {
 	if err != nil {
 		return noop, err
 	}
-	desc := resourceDescriptor{URI: r.URI, Name: r.Name, Title: r.Title, Description: r.Description, MimeType: r.MimeType, Annotations: r.Annotations}
+	desc := resourceDescriptor{URI: r.URI, Name: r.Name, Title: r.Title, Description: r.Description, MimeType: r.MimeType, Annotations: r.Annotations, Icons: r.Icons}
 	if r.Settle != 0 {
 		ms := float64(r.Settle) / 1e6
 		desc.Settle = &ms
@@ -112,8 +113,8 @@ func RegisterTemplate(t Template) (unregister func(), err error) {
 	if err != nil {
 		return noop, err
 	}
-	desc := templateDescriptor{URITemplate: t.URITemplate, Name: t.Name, Title: t.Title, Description: t.Description, MimeType: t.MimeType, Annotations: t.Annotations}
-	reg := page.Registration{Key: t.URITemplate, Template: true}
+	desc := templateDescriptor{URITemplate: t.URITemplate, Name: t.Name, Title: t.Title, Description: t.Description, MimeType: t.MimeType, Annotations: t.Annotations, Icons: t.Icons}
+	reg := page.Registration{Key: t.URITemplate, Template: true, Complete: t.Complete}
 	switch {
 	case t.GetContext != nil:
 		reg.Get = page.Getter{Blocking: true, Get: t.GetContext}

@@ -443,7 +443,7 @@ func TestTemplatesAndBinary(t *testing.T) {
 	defer unregister()
 	list, err := Templates()
 	if err != nil || !slices.ContainsFunc(list, func(x TemplateInfo) bool {
-		return x == TemplateInfo{URITemplate: "app://orders/{id}", Name: "order", MimeType: "application/json"}
+		return reflect.DeepEqual(x, TemplateInfo{URITemplate: "app://orders/{id}", Name: "order", MimeType: "application/json"})
 	}) {
 		t.Errorf("Templates() = %+v, %v", list, err)
 	}

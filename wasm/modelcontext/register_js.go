@@ -33,6 +33,15 @@ func (b browser) Register(r page.Registration) (func(), error) {
 	if reg.getFunc.Truthy() {
 		d.Set("get", reg.getFunc)
 	}
+	if r.Template && r.Complete != nil {
+		complete := jsObject.New()
+		for _, name := range page.Variables(r.Key) {
+			f := newFunc(reg.completer(name, r.Complete))
+			reg.completeFuncs = append(reg.completeFuncs, f)
+			complete.Set(name, f)
+		}
+		d.Set("complete", complete)
+	}
 	if r.Watch != nil {
 		stop, failure := page.StartWatch(reg.uri, r.Watch, reg.changed)
 		if failure != "" {
@@ -73,9 +82,10 @@ type registration struct {
 	get           page.Getter
 	ctx           context.Context // GetContext's: ends with the registration
 	cancel        context.CancelFunc
-	getFunc       js.Func // get(): calls Get
-	subscribeFunc js.Func // subscribe(onChange): keeps onChange, returns teardownFunc
-	teardownFunc  js.Func // the teardown subscribe returns: stops the source
+	getFunc       js.Func   // get(): calls Get
+	subscribeFunc js.Func   // subscribe(onChange): keeps onChange, returns teardownFunc
+	teardownFunc  js.Func   // the teardown subscribe returns: stops the source
+	completeFuncs []js.Func // a template's complete[variable](value, context): call Complete
 	unregisterJS  js.Value
 
 	mu       sync.Mutex
@@ -127,6 +137,41 @@ func (reg *registration) release() {
 			releaseFunc(*f)
 			*f = js.Func{}
 		}
+	}
+	for _, f := range reg.completeFuncs {
+		releaseFunc(f)
+	}
+	reg.completeFuncs = nil
+}
+
+// completer is the module's complete[variable](value, context) of a
+// template: it returns a Promise that Complete, run in a goroutine,
+// settles with its values (or rejects with its error).
+func (reg *registration) completer(variable string, complete func(context.Context, string, string, map[string]string) ([]string, error)) func(js.Value, []js.Value) any {
+	return func(_ js.Value, args []js.Value) any {
+		value, chosen := "", map[string]string{}
+		if len(args) > 0 && args[0].Type() == js.TypeString {
+			value = args[0].String()
+		}
+		if len(args) > 1 && args[1].Type() == js.TypeObject {
+			if a := args[1].Get("arguments"); a.Type() == js.TypeObject {
+				chosen = stringsOf(a)
+			}
+		}
+		p, resolve, reject := newPromise()
+		go func() {
+			values, err := page.Complete(reg.uri, variable, func() ([]string, error) { return complete(reg.ctx, variable, value, chosen) })
+			if err != nil {
+				reject.Invoke(newJSError(err.Error()))
+				return
+			}
+			items := make([]any, len(values))
+			for i, v := range values {
+				items[i] = v
+			}
+			resolve.Invoke(js.ValueOf(items))
+		}()
+		return p
 	}
 }
 

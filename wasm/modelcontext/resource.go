@@ -20,6 +20,9 @@ type Resource struct {
 	MimeType string
 	// Annotations are optional MCP annotations.
 	Annotations *Annotations
+	// Icons are optional MCP icons, listed as given (a path resolved
+	// against the document).
+	Icons []Icon
 
 	// Get returns the current value. It is called on every read and every
 	// push, inside a call from JavaScript: it must return at once, without
@@ -61,12 +64,14 @@ type Template struct {
 	// URITemplate is an RFC 6570 level 1 template: each {name} matches one
 	// non-empty run of characters without "/". Required.
 	URITemplate string
-	// Name, Title, Description, MimeType and Annotations are as in Resource.
+	// Name, Title, Description, MimeType, Annotations and Icons are as in
+	// Resource.
 	Name        string
 	Title       string
 	Description string
 	MimeType    string
 	Annotations *Annotations
+	Icons       []Icon
 	// Get returns the value of the resource the template's parameters
 	// name, e.g. {"id": "42"} for "app://orders/42" (percent-decoded).
 	// The rules of Resource.Get apply.
@@ -74,6 +79,24 @@ type Template struct {
 	// GetContext, if set, is used instead of Get, with the rules of
 	// Resource.GetContext. Either Get or GetContext is required.
 	GetContext func(ctx context.Context, params map[string]string) (any, error)
+	// Complete, if set, offers the values of the template's variables as
+	// an MCP client's user types them (completion/complete): value is what
+	// was typed of variable so far, args the variables already chosen. It
+	// runs in a goroutine of its own, so it may take time (the module
+	// answers the client with an error after 5 seconds); ctx ends when the
+	// registration does. At most 100 of the values are sent. An error fails
+	// that completion; a panic is caught and fails it too.
+	Complete func(ctx context.Context, variable, value string, args map[string]string) ([]string, error)
+}
+
+// Icon is an MCP icon of a resource or template.
+type Icon struct {
+	// Src is an https: or data: URL, or a path resolved against the
+	// document; never javascript: or another scheme. Required.
+	Src      string   `json:"src"`
+	MimeType string   `json:"mimeType,omitempty"`
+	Sizes    []string `json:"sizes,omitempty"` // e.g. "48x48", or "any"
+	Theme    string   `json:"theme,omitempty"` // "light" or "dark": the background it is drawn for
 }
 
 // Annotations are the MCP annotations of a resource.
@@ -96,6 +119,7 @@ type Info struct {
 	Description  string       `json:"description,omitempty"`
 	MimeType     string       `json:"mimeType"`
 	Annotations  *Annotations `json:"annotations,omitempty"`
+	Icons        []Icon       `json:"icons,omitempty"`
 	Subscribable bool         `json:"subscribable"` // it has a push source
 }
 
@@ -107,6 +131,7 @@ type TemplateInfo struct {
 	Description string       `json:"description,omitempty"`
 	MimeType    string       `json:"mimeType"`
 	Annotations *Annotations `json:"annotations,omitempty"`
+	Icons       []Icon       `json:"icons,omitempty"`
 }
 
 // resourceDescriptor and templateDescriptor are the descriptors the module's
@@ -119,6 +144,7 @@ type resourceDescriptor struct {
 	Description string       `json:"description,omitempty"`
 	MimeType    string       `json:"mimeType,omitempty"`
 	Annotations *Annotations `json:"annotations,omitempty"`
+	Icons       []Icon       `json:"icons,omitempty"`
 	Settle      *float64     `json:"settle,omitempty"` // ms
 }
 
@@ -129,4 +155,5 @@ type templateDescriptor struct {
 	Description string       `json:"description,omitempty"`
 	MimeType    string       `json:"mimeType,omitempty"`
 	Annotations *Annotations `json:"annotations,omitempty"`
+	Icons       []Icon       `json:"icons,omitempty"`
 }

@@ -145,6 +145,7 @@ type registration struct {
 	template *registry.Template // nil for a concrete resource
 	info     info
 	get      page.Getter
+	complete func(ctx context.Context, variable, value string, args map[string]string) ([]string, error)
 	settle   time.Duration
 	ctx      context.Context
 	cancel   context.CancelFunc
@@ -173,6 +174,7 @@ type info struct {
 	Description  string                    `json:"description,omitempty"`
 	MimeType     string                    `json:"mimeType"`
 	Annotations  *modelcontext.Annotations `json:"annotations,omitempty"`
+	Icons        []modelcontext.Icon       `json:"icons,omitempty"`
 	Subscribable *bool                     `json:"subscribable,omitempty"`
 }
 
@@ -184,7 +186,7 @@ func (p *Page) register(r page.Registration) (func(), error) {
 		return func() {}, err
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	reg := &registration{p: p, key: r.Key, get: r.Get, ctx: ctx, cancel: cancel}
+	reg := &registration{p: p, key: r.Key, get: r.Get, complete: r.Complete, ctx: ctx, cancel: cancel}
 	// As in the browser, the Go source starts before the module sees the
 	// descriptor, and stops if the module refuses it.
 	if r.Watch != nil {
@@ -572,4 +574,29 @@ func (r *registration) value(params map[string]string) (*value, string) {
 		}
 		return x, ""
 	})
+}
+
+// Complete calls the completer of variable of the current template
+// uriTemplate, as an MCP client's completion/complete does: value is what
+// was typed so far, args the variables already chosen. A template without a
+// completer completes to no values; an unknown template is an error. The
+// completer's context is its registration's.
+func (p *Page) Complete(uriTemplate, variable, value string, args map[string]string) ([]string, error) {
+	p.mu.Lock()
+	i := slices.IndexFunc(p.templates, func(x *registration) bool { return x.key == uriTemplate })
+	var reg *registration
+	if i >= 0 {
+		reg = p.templates[i]
+	}
+	p.mu.Unlock()
+	if reg == nil {
+		return nil, &modelcontext.Error{Name: "NotFoundError", Message: "modelcontexttest: no template is registered for " + strconv.Quote(uriTemplate)}
+	}
+	if reg.complete == nil || !slices.Contains(page.Variables(uriTemplate), variable) {
+		return []string{}, nil
+	}
+	if args == nil {
+		args = map[string]string{}
+	}
+	return page.Complete(uriTemplate, variable, func() ([]string, error) { return reg.complete(reg.ctx, variable, value, args) })
 }

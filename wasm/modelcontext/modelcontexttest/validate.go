@@ -26,7 +26,8 @@ type descriptor struct {
 		Priority     *float64 `json:"priority"`
 		LastModified *string  `json:"lastModified"`
 	} `json:"annotations"`
-	Settle *float64 `json:"settle"`
+	Icons  []modelcontext.Icon `json:"icons"`
+	Settle *float64            `json:"settle"`
 }
 
 const prefix = "modelcontext: registerResource: "
@@ -114,11 +115,36 @@ func (d *descriptor) validate(hasGet, hasWatch bool, r *registration) error {
 			i.Annotations.LastModified = *a.LastModified
 		}
 	}
+	for n, icon := range d.Icons {
+		if field, what := badIcon(icon); what != "" {
+			return bad("icons["+strconv.Itoa(n)+"]."+field, what)
+		}
+	}
+	i.Icons = d.Icons
 	r.info = i
 	if d.Settle != nil {
 		r.settle = time.Duration(*d.Settle * float64(time.Millisecond))
 	}
 	return nil
+}
+
+// urlScheme is the loader's test of a URL scheme in an icon's src, after
+// the C0 controls and spaces the URL parser skips.
+var urlScheme = regexp.MustCompile(`^[\x00-\x20]*([A-Za-z][A-Za-z0-9+.-]*):`)
+
+// badIcon returns the field of an icon the loader refuses, and why: a src
+// is an https: or data: URL or a path (the loader resolves a path against
+// the document; here, without one, it stays as given).
+func badIcon(icon modelcontext.Icon) (field, what string) {
+	switch m := urlScheme.FindStringSubmatch(icon.Src); {
+	case icon.Src == "":
+		return "src", "must not be empty"
+	case m != nil && !strings.EqualFold(m[1], "https") && !strings.EqualFold(m[1], "data"):
+		return "src", "must be an https: or data: URL, or a path, got " + quote(icon.Src)
+	case icon.Theme != "" && icon.Theme != "light" && icon.Theme != "dark":
+		return "theme", `must be "light" or "dark"`
+	}
+	return "", ""
 }
 
 // isoDate is the loader's test of an ISO 8601 date: a year, a month from 01

@@ -54,6 +54,8 @@ var Want = []string{
 	`refused TypeError annotations.priority modelcontext: registerResource: "annotations.priority" must be a number from 0 to 1 (uri "contract://e")`,
 	`refused TypeError annotations.audience[0] modelcontext: registerResource: "annotations.audience[0]" must be "user" or "assistant" (uri "contract://e")`,
 	`refused TypeError settle modelcontext: registerResource: "settle" must be a number of milliseconds, 0 or more, got -5 (uri "contract://e")`,
+	`refused TypeError icons[1].src modelcontext: registerResource: "icons[1].src" must be an https: or data: URL, or a path, got " javascript:alert(1)" (uri "contract://e")`,
+	`refused TypeError icons[0].theme modelcontext: registerResource: "icons[0].theme" must be "light" or "dark" (uri "contract://e")`,
 	`refused TypeError uriTemplate modelcontext: registerResource: "uriTemplate" "contract://t/{a}{b}" has two expressions next to each other; separate them with a literal`,
 	`refused   modelcontext: Watch of "contract://e" panicked: no source today`,
 	"list [contract://b contract://failing]",
@@ -303,6 +305,8 @@ func (p *play) refused() {
 		{URI: "contract://e", Name: "n", Get: g, Annotations: &modelcontext.Annotations{Priority: new(2.0)}},
 		{URI: "contract://e", Name: "n", Get: g, Annotations: &modelcontext.Annotations{Audience: []string{"robots"}}},
 		{URI: "contract://e", Name: "n", Get: g, Settle: -5 * time.Millisecond},
+		{URI: "contract://e", Name: "n", Get: g, Icons: []modelcontext.Icon{{Src: "https://example.com/i.png"}, {Src: " javascript:alert(1)"}}},
+		{URI: "contract://e", Name: "n", Get: g, Icons: []modelcontext.Icon{{Src: "data:image/png;base64,AA==", Theme: "blue"}}},
 	} {
 		refused(modelcontext.Register(r))
 	}

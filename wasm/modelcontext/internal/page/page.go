@@ -16,6 +16,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 )
@@ -56,6 +57,40 @@ type Registration struct {
 	Get        Getter
 	// Watch is the resource's push source, or nil.
 	Watch func(onChange func()) (stop func())
+	// Complete is a template's completer (Template.Complete), or nil.
+	Complete func(ctx context.Context, variable, value string, args map[string]string) ([]string, error)
+}
+
+// Variables returns the names of a URI template's {variables}, in order.
+func Variables(uriTemplate string) []string {
+	var names []string
+	for rest := uriTemplate; ; {
+		open := strings.IndexByte(rest, '{')
+		if open < 0 {
+			return names
+		}
+		close := strings.IndexByte(rest[open:], '}')
+		if close < 0 {
+			return names
+		}
+		names = append(names, rest[open+1:open+close])
+		rest = rest[open+close+1:]
+	}
+}
+
+// Complete calls a completer and turns a panic into a failure naming the
+// template and the variable.
+func Complete(uriTemplate, variable string, complete func() ([]string, error)) (values []string, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			values, err = nil, fmt.Errorf("modelcontext: Complete of %q (variable %q) panicked: %s", uriTemplate, variable, Describe(p))
+		}
+	}()
+	values, err = complete()
+	if values == nil && err == nil {
+		values = []string{}
+	}
+	return values, err
 }
 
 // Getter returns a registration's value: Get is nil when none was given.
