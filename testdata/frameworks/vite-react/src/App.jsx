@@ -58,13 +58,14 @@ export function App() {
       <button id="toggle" onClick={() => setShown((s) => !s)}>mount or unmount the counter</button>
       <button id="retitle" onClick={() => setTitle("Clicks so far")}>retitle</button>
       <button id="invalid" onClick={() => setInvalid(true)}>invalid</button>
+      {/* Before the counter: it subscribes before the resource is registered. */}
+      <AgentView />
       {shown && <Counter title={title} />}
       {invalid && (
         <Catch>
           <Invalid />
         </Catch>
       )}
-      <AgentView />
     </>
   );
 }
