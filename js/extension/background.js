@@ -10,7 +10,12 @@
 // The allowed sites are the content scripts registered for them
 // (chrome.scripting.registerContentScripts, one per origin, kept across
 // browser sessions): Chrome holds them, and the popup's list of sites is
-// read from there.
+// read from there. The extension holds no site's permission at install
+// (optional_host_permissions): the popup asks the browser for one site's
+// when the visitor allows it (chrome.permissions.request, in the click),
+// and Remove gives it back. Plain http sites cannot be allowed, except on
+// this machine (127.0.0.1, localhost, [::1]): anyone on the network between
+// could change what such a page tells the agent.
 //
 // The exposure is for a tab and an origin: a reload keeps it (the host
 // re-establishes its clients' sessions and tells them), a navigation to
@@ -80,6 +85,25 @@ chrome.runtime.onConnect.addListener((port) => {
 // A site's content script registration, by its origin.
 const SITE = "site ";
 
+// The plain http sites that may be allowed: this machine's (the manifest's
+// optional_host_permissions name the same).
+const LOOPBACK = /^http:\/\/(127\.0\.0\.1|localhost|\[::1\])(:\d+)?$/;
+
+/**
+ * refusal says why agents cannot be allowed on origin, or "" if they can.
+ * @param {string} origin
+ */
+function refusal(origin) {
+  if (!/^https?:\/\/[^/]+$/.test(origin) || originOf(origin) !== origin) return `agents cannot be allowed on "${origin}": not a web site`;
+  if (origin.startsWith("http:") && !LOOPBACK.test(origin)) {
+    return `agents cannot be allowed on ${origin}: it is plain http, which anyone on the network between could change; use its https:// address (plain http is allowed only on this machine: 127.0.0.1, localhost, [::1])`;
+  }
+  return "";
+}
+
+/** @param {string} origin the permission pattern of origin's pages */
+const pattern = (origin) => origin + "/*";
+
 /** @returns {Promise<string[]>} the origins the visitor allowed */
 async function sites() {
   const all = await chrome.scripting.getRegisteredContentScripts();
@@ -92,7 +116,11 @@ async function sites() {
  * @param {string} origin
  */
 async function allow(origin) {
-  if (!/^https?:\/\/[^/]+$/.test(origin) || originOf(origin) !== origin) return `agents cannot be allowed on "${origin}": not a web site`;
+  const refused = refusal(origin);
+  if (refused) return refused;
+  if (!(await chrome.permissions.contains({ origins: [pattern(origin)] }))) {
+    return `the browser has not granted the extension ${origin}: click "Let agents see this site" and accept`;
+  }
   if (!(await sites()).includes(origin)) {
     await chrome.scripting.registerContentScripts([
       { id: SITE + origin, matches: [origin + "/*"], js: ["content.js"], runAt: "document_start", allFrames: false, persistAcrossSessions: true },
@@ -124,7 +152,18 @@ async function disallow(origin) {
     t.port.postMessage({ type: "bye" });
     tabs.delete(tabId);
   }
+  await chrome.permissions.remove({ origins: [pattern(origin)] }).catch(() => {});
 }
+
+// The visitor took a site's permission back elsewhere (chrome://extensions):
+// the site is no longer allowed.
+chrome.permissions.onRemoved.addListener(async (p) => {
+  const allowed = await sites();
+  for (const o of p.origins || []) {
+    const origin = o.endsWith("/*") ? o.slice(0, -2) : o;
+    if (allowed.includes(origin)) await disallow(origin);
+  }
+});
 
 chrome.tabs.onRemoved.addListener((tabId) => {
   if (exposed !== null && exposed.tabId === tabId) stop("the exposed tab was closed");
@@ -220,6 +259,7 @@ async function state() {
     error: hostError,
     sites: await sites(),
     here: /^https?:/.test(here) ? here : "",
+    refused: /^https?:/.test(here) ? refusal(here) : "",
   };
 }
 
@@ -250,6 +290,6 @@ chrome.runtime.onMessage.addListener((m, sender, reply) => {
   }
   act()
     .then(async (error) => reply({ ...(await state()), error: error || hostError }))
-    .catch((e) => reply({ tabs: [], exposed: null, sessions: 0, sites: [], here: "", error: String(e && e.message ? e.message : e) }));
+    .catch((e) => reply({ tabs: [], exposed: null, sessions: 0, sites: [], here: "", refused: "", error: String(e && e.message ? e.message : e) }));
   return true; // the reply comes later
 });

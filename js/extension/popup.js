@@ -38,9 +38,12 @@ function render(s) {
   }
   $("empty").hidden = s.tabs.length > 0;
   const here = $("here");
-  here.hidden = !s.here || s.sites.includes(s.here);
+  here.hidden = !s.here || s.sites.includes(s.here) || Boolean(s.refused);
   here.dataset.origin = s.here;
   $("here-site").textContent = s.here;
+  const refused = $("refused");
+  refused.hidden = !s.refused;
+  refused.textContent = s.refused || "";
   const sites = $("sites");
   sites.replaceChildren();
   for (const origin of s.sites) {
@@ -64,9 +67,13 @@ function render(s) {
   else status.textContent = "Exposing " + s.exposed.url + " to desktop agents: " + s.sessions + " client session(s).";
   status.dataset.sessions = String(s.exposed && s.exposed.attached ? s.sessions : -1);
   const err = $("error");
-  err.hidden = !(s.error);
-  err.textContent = s.error ? "The relay: " + s.error : "";
+  err.hidden = !(s.error || refusedHere);
+  err.textContent = s.error ? "The relay: " + s.error : refusedHere;
 }
+
+// Why the browser did not grant the site the visitor clicked, until the
+// next click.
+let refusedHere = "";
 
 /** @param {any} m */
 async function send(m) {
@@ -75,6 +82,23 @@ async function send(m) {
 }
 
 $("stop").addEventListener("click", () => send({ type: "stop" }));
-$("allow").addEventListener("click", () => send({ type: "allow", origin: $("here").dataset.origin }));
+// Allowing a site asks the browser for that one site's permission, in the
+// click itself (the browser asks only during a user gesture); the
+// background then runs the content script there.
+$("allow").addEventListener("click", () => {
+  const origin = String($("here").dataset.origin);
+  refusedHere = "";
+  chrome.permissions.request({ origins: [origin + "/*"] }).then(
+    (granted) => {
+      if (granted) return send({ type: "allow", origin });
+      refusedHere = `The browser did not grant the extension ${origin}: agents cannot see it.`;
+      return send({ type: "state" });
+    },
+    (e) => {
+      refusedHere = `The browser refused ${origin}: ${e && e.message ? e.message : e}`;
+      return send({ type: "state" });
+    },
+  );
+});
 send({ type: "state" });
 setInterval(() => send({ type: "state" }), 500);

@@ -2,6 +2,7 @@ package relay
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/url"
@@ -13,7 +14,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/input"
 	cdppage "github.com/chromedp/cdproto/page"
+	cdpruntime "github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 	"github.com/modelcontext-go/modelcontext/wasm/internal/browsertest"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -65,6 +68,26 @@ func buildRelay(t testing.TB) string {
 	return relayBinary.path
 }
 
+// visitorGranted are the sites whose permission the profile holds as if the
+// visitor had accepted Chrome's prompt for them once before (and the
+// extension had given them back): chrome.permissions.request grants those
+// again without a prompt. Headless Chromium shows its prompt to no one, so
+// a request for any other site waits for ever.
+var visitorGranted = []string{"http://127.0.0.1/*", "http://localhost/*"}
+
+// grantAsVisitor writes visitorGranted into a new profile's preferences.
+func grantAsVisitor(t testing.TB, profile string) {
+	t.Helper()
+	granted := map[string]any{"api": []string{}, "manifest_permissions": []string{}, "explicit_host": visitorGranted, "scriptable_host": visitorGranted}
+	prefs, _ := json.Marshal(map[string]any{"extensions": map[string]any{"settings": map[string]any{ExtensionID: map[string]any{"runtime_granted_permissions": granted}}}})
+	if err := os.MkdirAll(filepath.Join(profile, "Default"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(profile, "Default", "Preferences"), prefs, 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
 func newExtBrowser(t testing.TB) *extBrowser {
 	t.Helper()
 	requireBuild(t)
@@ -77,6 +100,7 @@ func newExtBrowser(t testing.TB) *extBrowser {
 	if err != nil {
 		t.Fatal(err)
 	}
+	grantAsVisitor(t, profile)
 	cfg, err := os.MkdirTemp("", "relay-ext-config-")
 	if err != nil {
 		t.Fatal(err)
@@ -161,22 +185,52 @@ func listed(u string) string {
 	return fmt.Sprintf(`[...document.querySelectorAll("#tabs li")].some((li) => li.dataset.url === %q)`, u)
 }
 
-// allowSite brings p to the front, clicks the popup's "Let agents see this
-// site" for p's site, and waits until the popup lists the site.
+// allowSite brings p to the front, opens the extension's action on it
+// (which grants the extension that tab: activeTab), clicks the popup's "Let
+// agents see this site" for p's site, and waits until the popup lists the
+// site.
 func allowSite(pop *browsertest.Tab, p *page) string {
+	pop.TB().Helper()
+	origin := showPopupFor(pop, p)
+	clickAsVisitor(pop, `document.getElementById("allow")`)
+	waitPopup(pop, siteListed(origin))
+	return origin
+}
+
+// showPopupFor brings p to the front and opens the extension's action there
+// with its keyboard shortcut (Alt+Shift+M, as the toolbar icon would: the
+// extension may then read that tab's URL), and waits until the popup offers
+// p's site; it returns the site.
+func showPopupFor(pop *browsertest.Tab, p *page) string {
 	pop.TB().Helper()
 	u, err := url.Parse(p.url)
 	if err != nil {
 		pop.TB().Fatal(err)
 	}
 	origin := u.Scheme + "://" + u.Host
-	if err := chromedp.Run(p.Ctx, cdppage.BringToFront()); err != nil {
+	key := func(typ input.KeyType) *input.DispatchKeyEventParams {
+		return input.DispatchKeyEvent(typ).WithModifiers(input.ModifierAlt | input.ModifierShift).WithKey("M").WithCode("KeyM").WithWindowsVirtualKeyCode(77).WithNativeVirtualKeyCode(77)
+	}
+	if err := chromedp.Run(p.Ctx, cdppage.BringToFront(), key(input.KeyRawDown), key(input.KeyUp)); err != nil {
 		pop.TB().Fatal(err)
 	}
 	waitPopup(pop, fmt.Sprintf(`!document.getElementById("here").hidden && document.getElementById("here").dataset.origin === %q`, origin))
-	pop.Eval(`document.getElementById("allow").click()`, nil)
-	waitPopup(pop, siteListed(origin))
 	return origin
+}
+
+// clickAsVisitor clicks the popup's element (a JavaScript expression) as
+// the visitor would: in a user gesture, which chrome.permissions.request
+// needs.
+func clickAsVisitor(pop *browsertest.Tab, element string) {
+	pop.TB().Helper()
+	ctx, cancel := context.WithTimeout(pop.Ctx, timeout)
+	defer cancel()
+	err := chromedp.Run(ctx, chromedp.Evaluate(element+".click()", nil, func(p *cdpruntime.EvaluateParams) *cdpruntime.EvaluateParams {
+		return p.WithUserGesture(true)
+	}))
+	if err != nil {
+		pop.TB().Fatalf("clicking %s: %v", element, err)
+	}
 }
 
 func siteListed(origin string) string {

@@ -3,6 +3,7 @@ package relay
 import (
 	"bufio"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -16,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/modelcontext-go/modelcontext/wasm/internal/browsertest"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -398,4 +400,103 @@ func TestRotateSecret(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "run `relay --install-native-host` first") {
 		t.Errorf("--rotate-secret with nothing installed: %v", err)
 	}
+}
+
+// TestExtensionManifest: the extension asks for no site at install: host
+// permissions are optional, requested one site at a time, and plain http
+// only on this machine; no content script is declared for every page.
+func TestExtensionManifest(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join(browsertest.RepoRoot(), "js", "extension", "manifest.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(b, &m); err != nil {
+		t.Fatal(err)
+	}
+	for _, key := range []string{"host_permissions", "content_scripts"} {
+		if _, ok := m[key]; ok {
+			t.Errorf("the manifest has %s: %s", key, m[key])
+		}
+	}
+	var perms, optional []string
+	json.Unmarshal(m["permissions"], &perms)
+	json.Unmarshal(m["optional_host_permissions"], &optional)
+	for _, p := range perms {
+		switch p {
+		case "nativeMessaging", "scripting", "activeTab":
+		default:
+			t.Errorf("the manifest asks at install for %q", p)
+		}
+	}
+	if len(optional) == 0 {
+		t.Error("no optional_host_permissions: the extension cannot ask for a site")
+	}
+	for _, p := range optional {
+		switch p {
+		case "https://*/*", "http://127.0.0.1/*", "http://localhost/*", "http://[::1]/*":
+		default:
+			t.Errorf("optional_host_permissions has %q: only https sites, and plain http on loopback", p)
+		}
+	}
+}
+
+// TestExtensionPermissions: the extension holds no permission for a site
+// until the visitor allows it in the popup; the popup asks the browser for
+// that one site in the click (a script's click, outside a user gesture, is
+// refused and allows nothing); the background allows only sites the
+// browser granted, never plain http elsewhere; Remove gives the permission
+// back.
+func TestExtensionPermissions(t *testing.T) {
+	b := newExtBrowser(t)
+	p := b.page("/relay.html?test=" + url.QueryEscape(t.Name()))
+	pop := b.popup()
+	origin := showPopupFor(pop, p)
+	granted := func() bool {
+		t.Helper()
+		var ok bool
+		pop.Eval(fmt.Sprintf(`chrome.permissions.contains({origins: [%q]})`, origin+"/*"), &ok)
+		return ok
+	}
+	var scripts int
+	pop.Eval(`chrome.scripting.getRegisteredContentScripts().then((s) => s.length)`, &scripts)
+	if granted() || scripts != 0 {
+		t.Fatalf("before the visitor allowed anything: permission %v, %d content scripts", granted(), scripts)
+	}
+
+	pop.Eval(`document.getElementById("allow").click()`, nil) // a script's click: no user gesture
+	waitPopup(pop, `document.getElementById("error").textContent.includes("user gesture")`)
+	if granted() {
+		t.Error("a click outside a user gesture got the site's permission")
+	}
+
+	// The background allows no site the browser did not grant, and no plain
+	// http site on another machine, whoever asks.
+	for site, want := range map[string]string{
+		"https://shop.example": "has not granted the extension https://shop.example",
+		"http://shop.example":  "it is plain http",
+	} {
+		var got string
+		pop.Eval(fmt.Sprintf(`chrome.runtime.sendMessage({type: "allow", origin: %q}).then((s) => s.error)`, site), &got)
+		if !strings.Contains(got, want) {
+			t.Errorf("allowing %s: %q, want %q", site, got, want)
+		}
+	}
+	var sites []string
+	pop.Eval(`chrome.runtime.sendMessage({type: "state"}).then((s) => s.sites)`, &sites)
+	if len(sites) != 0 {
+		t.Fatalf("allowed sites: %v", sites)
+	}
+
+	clickAsVisitor(pop, `document.getElementById("allow")`)
+	waitPopup(pop, siteListed(origin)+" && "+listed(p.url))
+	var all []string
+	pop.Eval(`chrome.permissions.getAll().then((p) => p.origins)`, &all)
+	if !granted() || len(all) != 1 || all[0] != origin+"/*" {
+		t.Errorf("after the visitor's click, the extension holds %v; want %s/* alone", all, origin)
+	}
+
+	pop.Eval(fmt.Sprintf(`[...document.querySelectorAll("#sites li")].find((li) => li.dataset.origin === %q).querySelector("button.disallow").click()`, origin), nil)
+	waitPopup(pop, `!(`+siteListed(origin)+`)`)
+	pop.Eval(fmt.Sprintf(`(async () => { while (await chrome.permissions.contains({origins: [%q]})) await new Promise((r) => setTimeout(r, 20)); return true; })()`, origin+"/*"), nil)
 }
