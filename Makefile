@@ -243,8 +243,9 @@ test: lint types check-loader test-host test-wasm test-browser test-goapi test-e
 # test-node: the package in Node.js, as a page author's tooling meets it,
 # installed from the fresh tarball: node-import.mjs imports it, requires it
 # and evaluates the classic script without a document (SSR, scripts); then a
-# Vitest suite under the node, jsdom and happy-dom environments (pinned in
-# testdata/vitest; npm ci runs only when its lock file changed).
+# Vitest suite under the node, jsdom and happy-dom environments, with the
+# README's Vitest example as written (pinned in testdata/vitest; npm ci runs
+# only when its lock file changed).
 .PHONY: test-node
 VITEST := testdata/vitest
 
@@ -256,7 +257,7 @@ test-node: $(TARBALL) $(VITEST)/node_modules/.package-lock.json
 	cd $(VITEST) && rm -rf node_modules/modelcontext && \
 		npm install --no-save --ignore-scripts --no-audit --no-fund ../../$(TARBALL) && \
 		node --unhandled-rejections=strict node-import.mjs && \
-		./node_modules/.bin/vitest run
+		node readme.mjs && ./node_modules/.bin/vitest run
 
 # test-relay: the relay (wasm/cmd/relay, wasm/relay) against pages in
 # headless Chromium, with the Go SDK's client, the official MCP conformance
