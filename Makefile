@@ -102,8 +102,12 @@ $(LIGHTHOUSE): testdata/lighthouse/package-lock.json
 bench-page: build test-deps mcpclient $(LIGHTHOUSE)
 	CHROMIUM="$(BIN)/chromium" $(GO) run ./wasm/cmd/pagecost
 
+# The bindings (js/react, js/vue) are files of their own, listed apart: a
+# page that does not import one downloads none of it.
 size: build
 	@$(GO) run ./wasm/cmd/size dist/modelcontext.wasm dist/modelcontext.js dist/modelcontext-runtime.js
+	@echo "bindings, only for pages that import them:"
+	@$(GO) run ./wasm/cmd/size js/react/react.js js/vue/vue.js
 
 # test-deps installs what the tests need on a fresh machine: Chromium from
 # Debian's packages, and wasmbrowsertest at the version go.mod pins, behind a
