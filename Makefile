@@ -450,3 +450,25 @@ bench: bench-frameworks
 bench-frameworks: $(TARBALL) test-deps testdata/frameworks/vite-react/node_modules/.package-lock.json
 	$(call framework_app,vite-react)
 	CHROMIUM="$(BIN)/chromium" $(GO) test -count=1 -run '^TestPushCost$$' -v ./wasm/frameworks -args -push-cost
+
+# test-next: the Next.js app (testdata/frameworks/next) against the tarball.
+# npm ci runs only when its lock changed; the fresh tarball is installed with
+# --no-save; `next build` (Turbopack) writes .next/ and `next build --webpack`
+# .next-webpack/ (the app's NEXT_DIST_DIR), each printing into
+# build-<bundler>.log, which the tests check. wasm/frameworks/nextjs then
+# serves both builds with `next start`, runs `next dev` with each bundler and
+# drives every one in headless Chromium.
+.PHONY: test-next
+NEXT_APP := testdata/frameworks/next
+next_build = ( $(2) ./node_modules/.bin/next build $(3) > build-$(1).log 2>&1 || { cat build-$(1).log; exit 1; } )
+
+$(NEXT_APP)/node_modules/.package-lock.json: $(NEXT_APP)/package-lock.json
+	cd $(NEXT_APP) && npm ci --ignore-scripts --no-audit --no-fund
+	@touch $@
+
+test-next: $(TARBALL) test-deps $(NEXT_APP)/node_modules/.package-lock.json
+	cd $(NEXT_APP) && rm -rf node_modules/modelcontext && \
+		npm install --no-save --ignore-scripts --no-audit --no-fund ../../../$(TARBALL) && \
+		export NEXT_TELEMETRY_DISABLED=1 && \
+		$(call next_build,turbopack,,) && $(call next_build,webpack,NEXT_DIST_DIR=.next-webpack,--webpack)
+	NEXT_TELEMETRY_DISABLED=1 CHROMIUM="$(BIN)/chromium" $(GO) test -count=1 -timeout 20m ./wasm/frameworks/nextjs
