@@ -45,6 +45,7 @@ let removeResourceTools = null;
  * rejection; one that rejects because removal aborted it is not reported.
  */
 function registerResourceTools() {
+  if (!doc && failure) throw failure;
   if (typeof mc.registerTool !== "function") {
     throw new Error("modelcontext: registerResourceTools needs document.modelContext.registerTool (WebMCP or a polyfill such as @mcp-b/global)");
   }
