@@ -333,22 +333,25 @@ func checkPage(t *testing.T, srv *server, timeout time.Duration, wantWasm string
 	tab := browsertest.NewTab(t)
 	tab.Timeout = timeout
 	tab.Navigate(srv.url)
-	panel := func(cond string) seen {
+	// panel waits until the panel's state s meets cond, for up to within,
+	// and returns it (as it is then, if it never does).
+	panel := func(cond string, within time.Duration) seen {
 		t.Helper()
 		var s seen
 		tab.Eval(fmt.Sprintf(`(async () => {
 			const seen = () => JSON.parse(document.getElementById("agent")?.textContent || "{}");
+			const end = performance.now() + %d;
 			for (let s = seen(); ; s = seen()) {
-				if (s.error || (%s)) return s;
+				if (s.error || (%s) || performance.now() > end) return s;
 				await new Promise((r) => setTimeout(r, 20));
 			}
-		})()`, cond), &s)
+		})()`, within.Milliseconds(), cond), &s)
 		if s.Error != "" {
 			t.Fatalf("the agent panel shows an error: %s\n%s\n%s", s.Error, tab.ConsoleText(), srv.out)
 		}
 		return s
 	}
-	s := panel(`s.list && "read" in s`)
+	s := panel(`s.list && "read" in s`, timeout-5*time.Second)
 	if len(s.List) != 1 || s.List[0].URI != "state://clicks" || s.List[0].Name != "clicks" {
 		t.Errorf("getResources() = %+v, want state://clicks (clicks) once", s.List)
 	}
@@ -361,7 +364,7 @@ func checkPage(t *testing.T, srv *server, timeout time.Duration, wantWasm string
 	for i := 1; i <= 3; i++ {
 		tab.Eval(`document.querySelector("main button").click(); true`, nil)
 		want = append(want, push{URI: "state://clicks", Value: float64(i)})
-		s = panel(fmt.Sprintf(`s.pushes.length >= %d && testPushes.length >= %d`, i, i))
+		s = panel(fmt.Sprintf(`s.pushes.length >= %d && testPushes.length >= %d`, i, i), 15*time.Second)
 		var mine []push
 		tab.Eval(`testPushes`, &mine)
 		if fmt.Sprint(s.Pushes) != fmt.Sprint(want) || fmt.Sprint(mine) != fmt.Sprint(want) {
