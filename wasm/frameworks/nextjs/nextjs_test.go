@@ -323,11 +323,11 @@ type push struct {
 }
 
 // checkPage loads the page in a fresh tab and checks what an agent in it
-// sees: state://clicks listed once and read as 0, then one resourceupdated
-// per click, with the new count, both in the app's own panel and to a
-// listener the test adds; and the .wasm fetched once (from wantWasm if
-// given) as application/wasm. Neither the page nor the server reports an
-// error.
+// sees: state://clicks and state://likes listed once each, state://clicks
+// read as 0, then one resourceupdated per click, with the new count, both in
+// the app's own panel and to a listener the test adds; and the .wasm
+// fetched once (from wantWasm if given) as application/wasm. Neither the
+// page nor the server reports an error.
 func checkPage(t *testing.T, srv *server, timeout time.Duration, wantWasm string) {
 	t.Helper()
 	tab := browsertest.NewTab(t)
@@ -352,23 +352,30 @@ func checkPage(t *testing.T, srv *server, timeout time.Duration, wantWasm string
 		return s
 	}
 	s := panel(`s.list && "read" in s`, timeout-5*time.Second)
-	if len(s.List) != 1 || s.List[0].URI != "state://clicks" || s.List[0].Name != "clicks" {
-		t.Errorf("getResources() = %+v, want state://clicks (clicks) once", s.List)
+	if fmt.Sprint(s.List) != "[{state://clicks clicks} {state://likes likes}]" {
+		t.Errorf("getResources() = %+v, want state://clicks (clicks) and state://likes (likes), once each", s.List)
 	}
 	if s.Read == nil || *s.Read != 0 {
 		t.Errorf("readResource(\"state://clicks\") = %v, want 0", s.Read)
 	}
 	tab.Eval(`window.testPushes = [];
 		document.modelContext.addEventListener("resourceupdated", (e) => testPushes.push(e.detail)); true`, nil)
+	// Three clicks on the README's component, then two on the one with
+	// useResource (app/likes.tsx).
 	var want []push
-	for i := 1; i <= 3; i++ {
-		tab.Eval(`document.querySelector("main button").click(); true`, nil)
-		want = append(want, push{URI: "state://clicks", Value: float64(i)})
-		s = panel(fmt.Sprintf(`s.pushes.length >= %d && testPushes.length >= %d`, i, i), 15*time.Second)
+	for i, button := range []string{"main button", "main button", "main button", "#like", "#like"} {
+		tab.Eval(fmt.Sprintf(`document.querySelector(%q).click(); true`, button), nil)
+		p := push{URI: "state://clicks", Value: float64(i + 1)}
+		if button == "#like" {
+			p = push{URI: "state://likes", Value: float64(i - 2)}
+		}
+		want = append(want, p)
+		n := len(want)
+		s = panel(fmt.Sprintf(`s.pushes.length >= %d && testPushes.length >= %d`, n, n), 15*time.Second)
 		var mine []push
 		tab.Eval(`testPushes`, &mine)
 		if fmt.Sprint(s.Pushes) != fmt.Sprint(want) || fmt.Sprint(mine) != fmt.Sprint(want) {
-			t.Fatalf("after %d clicks the app saw the pushes %v and the test's listener %v, want %v", i, s.Pushes, mine, want)
+			t.Fatalf("after %d clicks the app saw the pushes %v and the test's listener %v, want %v", n, s.Pushes, mine, want)
 		}
 	}
 	var read float64

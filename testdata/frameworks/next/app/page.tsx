@@ -1,4 +1,5 @@
 import Clicks from "./clicks";
+import Likes from "./likes";
 import Agent from "./agent";
 
 // The page is prerendered at build time: the client components that import
@@ -8,6 +9,7 @@ export default function Page() {
     <main>
       <h1>modelcontext on Next.js</h1>
       <Clicks />
+      <Likes />
       <Agent />
     </main>
   );
