@@ -1,7 +1,9 @@
 // pieces.mjs: the JavaScript of the repository in small pieces (make
-// check-loader). Every file given is at most 600 lines and every function in
-// it (a declaration, an expression, an arrow, a method or an accessor) at
-// most 100, measured by TypeScript's parser from its first line to its last.
+// check-loader). Every function in a file given (a declaration, an
+// expression, an arrow, a method or an accessor) is at most 100 lines,
+// measured by TypeScript's parser from its first line to its last. A file
+// over 600 lines is only a warning: files are split by concept, not to fit a
+// number.
 // Each file must also compile as a classic script (every one is loaded as
 // one, or joined into one by wasm/cmd/jsbuild): a file whose code moved out
 // of a function into a block fails here if it still returns at its top
@@ -13,7 +15,7 @@ import fs from "node:fs";
 import vm from "node:vm";
 import ts from "typescript";
 
-const MAX_FILE = 600;
+const LONG_FILE = 600;
 const MAX_FUNCTION = 100;
 
 let over = 0;
@@ -29,10 +31,7 @@ for (const file of process.argv.slice(2)) {
     over++;
   }
   const lines = src.getLineAndCharacterOfPosition(text.length).line + 1;
-  if (lines > MAX_FILE) {
-    console.log(`${file}: ${lines} lines (at most ${MAX_FILE})`);
-    over++;
-  }
+  if (lines > LONG_FILE) console.log(`warning: ${file}: ${lines} lines; does it hold one concept?`);
   const visit = (node) => {
     if (ts.isFunctionLike(node) && "body" in node && node.body) {
       const first = src.getLineAndCharacterOfPosition(node.getStart(src)).line + 1;

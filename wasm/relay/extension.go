@@ -177,6 +177,18 @@ func runInstall(args []string, stdout io.Writer) error {
 	if err := writePrivate(launcher, []byte(script), 0o700); err != nil {
 		return fmt.Errorf("modelcontext: %w", err)
 	}
+	if err := installManifests(launcher, profiles, stdout); err != nil {
+		return err
+	}
+	stdio, _ := json.MarshalIndent(map[string]any{"mcpServers": map[string]any{"browser-tab": map[string]any{"command": exe, "args": []string{"--extension"}}}}, "", "  ")
+	fmt.Fprintf(stdout, "the extension's id: %s\n\nA desktop client that starts its servers (stdio):\n%s\n\nOr one that connects (Streamable HTTP, once a tab is exposed):\n  http://%s/mcp/%s\n", ExtensionID, stdio, cfg.HTTP, cfg.Secret)
+	return nil
+}
+
+// installManifests writes the native host's manifest, which names launcher,
+// into the NativeMessagingHosts folder of each profile given, or of every
+// Chromium and Chrome profile folder found.
+func installManifests(launcher string, profiles []string, stdout io.Writer) error {
 	manifest, _ := json.MarshalIndent(map[string]any{
 		"name":            nativeHostName,
 		"description":     "modelcontext relay: serves the tab you expose in the modelcontext extension to desktop MCP clients",
@@ -184,7 +196,7 @@ func runInstall(args []string, stdout io.Writer) error {
 		"type":            "stdio",
 		"allowed_origins": []string{extensionOrigin},
 	}, "", "  ")
-	targets := []string(profiles)
+	targets := profiles
 	if len(targets) == 0 {
 		all, err := nativeHostDirs()
 		if err != nil {
@@ -210,8 +222,6 @@ func runInstall(args []string, stdout io.Writer) error {
 		}
 		fmt.Fprintf(stdout, "installed the native host manifest %s\n", path)
 	}
-	stdio, _ := json.MarshalIndent(map[string]any{"mcpServers": map[string]any{"browser-tab": map[string]any{"command": exe, "args": []string{"--extension"}}}}, "", "  ")
-	fmt.Fprintf(stdout, "the extension's id: %s\n\nA desktop client that starts its servers (stdio):\n%s\n\nOr one that connects (Streamable HTTP, once a tab is exposed):\n  http://%s/mcp/%s\n", ExtensionID, stdio, cfg.HTTP, cfg.Secret)
 	return nil
 }
 

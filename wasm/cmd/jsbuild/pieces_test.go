@@ -12,12 +12,13 @@ import (
 )
 
 // TestGoInSmallPieces holds the repository's Go, tests and testdata aside, to
-// files of at most 600 lines and functions (declarations and literals) of
-// at most 100, from the line of func to the line of its closing brace.
-// (make check-loader holds the JavaScript to the same, with
+// functions (declarations and literals) of at most 100 lines, from the line
+// of func to the line of its closing brace. A file over 600 lines is only a
+// warning (go test -v shows it): files are split by concept, not to fit a number. (make
+// check-loader does the same for the JavaScript, with
 // testdata/types/pieces.mjs.)
 func TestGoInSmallPieces(t *testing.T) {
-	const maxFile, maxFunction = 600, 100
+	const longFile, maxFunction = 600, 100
 	root := "../../.."
 	files := 0
 	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
@@ -40,8 +41,8 @@ func TestGoInSmallPieces(t *testing.T) {
 			return err
 		}
 		rel, _ := filepath.Rel(root, path)
-		if n := strings.Count(string(src), "\n"); n > maxFile {
-			t.Errorf("%s: %d lines (at most %d)", rel, n, maxFile)
+		if n := strings.Count(string(src), "\n"); n > longFile {
+			t.Logf("warning: %s: %d lines; does it hold one concept?", rel, n)
 		}
 		fset := token.NewFileSet()
 		f, err := parser.ParseFile(fset, path, src, parser.SkipObjectResolution)
