@@ -1,7 +1,14 @@
 package registry
 
+import "github.com/modelcontext-go/modelcontext/wasm/seam"
+
 // ID names one registration. The loader assigns it; IDs are never reused.
+// IDs from FrameID on are a connected frame's resources, listed after the
+// page's own.
 type ID int32
+
+// FrameID is the first ID of a frame's registrations (seam.FrameIDBase).
+const FrameID ID = seam.FrameIDBase
 
 // SubID names one consumer subscription (subscribeResource). Never reused.
 type SubID int32
@@ -327,28 +334,68 @@ func (r *Registry) Unregister(id ID) bool {
 }
 
 // List appends to dst the IDs of the current concrete resources, or of the
-// current templates, in list order: registration order, a replacement in
-// the place of the registration it replaced.
+// current templates, in list order: the page's own (IDs below FrameID), then
+// the frames' (connectFrame's), each in registration order, a replacement
+// in the place of the registration it replaced.
 func (r *Registry) List(templates bool, dst []ID) []ID {
+	framed := false
 	if templates {
 		for _, e := range r.templates {
+			if e.id >= FrameID {
+				framed = true
+				continue
+			}
 			dst = append(dst, e.id)
+		}
+		if framed {
+			for _, e := range r.templates {
+				if e.id >= FrameID {
+					dst = append(dst, e.id)
+				}
+			}
 		}
 		return dst
 	}
 	for e := r.first; e != nil; e = e.next {
+		if e.id >= FrameID {
+			framed = true
+			continue
+		}
 		dst = append(dst, e.id)
+	}
+	if framed {
+		for e := r.first; e != nil; e = e.next {
+			if e.id >= FrameID {
+				dst = append(dst, e.id)
+			}
+		}
 	}
 	return dst
 }
 
-// Match returns the first template, in list order, that uri is an instance
-// of, with its parameters, or 0. (The loader looks a concrete uri up in its
-// cache of the current resources first: see js/loader/table.js.)
+// Match returns the first template, in list order (the page's own, then the
+// frames'), that uri is an instance of, with its parameters, or 0. (The
+// loader looks a concrete uri up in its cache of the current resources
+// first: see js/loader/table.js.)
 func (r *Registry) Match(uri string) (ID, []Param) {
+	framed := false
 	for _, e := range r.templates {
+		if e.id >= FrameID {
+			framed = true
+			continue
+		}
 		if p, ok := e.template.Match(uri); ok {
 			return e.id, p
+		}
+	}
+	if framed {
+		for _, e := range r.templates {
+			if e.id < FrameID {
+				continue
+			}
+			if p, ok := e.template.Match(uri); ok {
+				return e.id, p
+			}
 		}
 	}
 	return 0, nil

@@ -20,3 +20,10 @@ const (
 	FailError     = 0 // an internal error: a bug, or input the loader should never have sent
 	FailTypeError = 1 // a refused argument, such as serveMCP's options
 )
+
+// FrameIDBase is where the registration IDs of a connected frame's
+// resources start (connectFrame's proxies; the page's own count up from 1).
+// The registry lists and matches IDs below it before those at or above it,
+// each in its own order, and so does the loader's cache: a frame's
+// resources come after the page's own.
+const FrameIDBase = 1 << 30
