@@ -13,6 +13,7 @@ const weather = {
   country: async (value) => Array.from({length: 150}, (_, i) => value + i),
 };
 mc.registerResource({uriTemplate: 'weather://{country}/{city}', name: 'weather', get: (p) => p, complete: weather});
+delete weather.country; // read once, at registration: completing country below still works
 mc.registerResource({uriTemplate: 'plain://{x}', name: 'plain', mimeType: 'text/plain', get: ({x}) => 'plain ' + x});
 mc.registerResource({uriTemplate: 'bad://{a}/{b}/{c}/{d}', name: 'bad', get: () => 1, complete: {
   a() { throw new Error('boom'); },
