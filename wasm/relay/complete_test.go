@@ -1,6 +1,7 @@
 package relay
 
 import (
+	"net/url"
 	"strings"
 	"testing"
 
@@ -50,5 +51,22 @@ func completeCity(t *testing.T, c *client) {
 	})
 	if err == nil || !strings.Contains(err.Error(), "test://nope/{x}") {
 		t.Errorf("completing an unknown template: %v", err)
+	}
+}
+
+// TestCompletionThroughTheExtension: the same through the browser extension
+// and its native messaging host, for a tab the visitor exposed.
+func TestCompletionThroughTheExtension(t *testing.T) {
+	b := newExtBrowser(t)
+	pop := b.popup()
+	waitPopup(pop, `!document.getElementById("no-sites").hidden`)
+	allowSite(pop, b.page("/blank.html?test="+url.QueryEscape(t.Name())))
+	p := b.page("/relay.html?test=" + url.QueryEscape(t.Name()))
+	waitPopup(pop, listed(p.url))
+	p.Eval(registerCity, nil)
+	expose(pop, p.url)
+	for _, version := range []string{legacy, modern} {
+		_, c := b.stdioClient(version)
+		completeCity(t, c)
 	}
 }
