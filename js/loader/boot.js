@@ -68,11 +68,12 @@ async function start() {
   await boot(response);
   state = READY;
   replay();
-  if (script && script.hasAttribute("data-mcp")) {
+  if (script && (script.hasAttribute("data-mcp") || script.hasAttribute("data-mcp-parent"))) {
     const channel = script.getAttribute("data-mcp");
     /** @type {any} */
     const options = channel ? { channel } : {};
     if (script.hasAttribute("data-mcp-sessions")) options.sessions = true;
+    if (script.hasAttribute("data-mcp-parent")) options.parent = tagParent();
     serveMCP(options);
   }
   deliverEarlyMessages(deliverToServers);
@@ -99,7 +100,7 @@ if (!doc) {
   if (script && script.hasAttribute("data-tools") && typeof mc.registerTool === "function") registerResourceTools();
   if (script && script.hasAttribute("data-declarative")) watchMarkup((script.getAttribute("data-declarative") || "").trim());
   if (script && script.hasAttribute("data-page-resource")) registerPageResource({ uri: script.getAttribute("data-page-resource") || undefined });
-  if (script && script.hasAttribute("data-mcp")) awaitMessages(script.getAttribute("data-mcp") || DEFAULT_CHANNEL);
+  if (script && (script.hasAttribute("data-mcp") || script.hasAttribute("data-mcp-parent"))) awaitMessages(script.getAttribute("data-mcp") || DEFAULT_CHANNEL, undefined, tagParent());
   if (bootMode === "eager") wake('data-boot="eager"');
   else if (bootMode === "idle") whenIdle(() => wake("idle time after the load event"));
   else if (debugOn()) debugLine("waiting for an agent: the WebAssembly module starts at the first consumer call, event listener, await of ready or MCP message");

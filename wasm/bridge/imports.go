@@ -35,8 +35,10 @@ func hostDebug(msg string)
 //go:wasmimport modelcontext ready
 func hostReady()
 
+// hostMCPOpen's parent is 1 for a server that answers the parent window.
+//
 //go:wasmimport modelcontext mcpOpen
-func hostMCPOpen(server int32, channel, origins string)
+func hostMCPOpen(server int32, channel, origins string, parent int32)
 
 //go:wasmimport modelcontext mcpClose
 func hostMCPClose(server int32)

@@ -8,33 +8,60 @@ import (
 	"github.com/modelcontext-go/modelcontext/wasm/seam"
 )
 
-// The MCP servers started by serveMCP, by ID.
+// The MCP servers started by serveMCP, by ID. A server started with a
+// parent option has a second server, its parent's, which answers the parent
+// window and stops with it; parents maps the first's ID to the second's.
 var (
 	servers    = map[int32]*mcp.Server{}
+	parents    = map[int32]int32{}
 	lastServer int32
 )
 
-// mc_mcp_start starts an MCP server. The buffer holds serveMCP's options
-// (mcp.OptionFields, n bytes). It returns the server's ID, or a failure
-// whose kind is a TypeError for options it refuses.
+// mc_mcp_start starts an MCP server, and its parent's when the options have
+// a parent. The buffer holds serveMCP's options (mcp.OptionFields, n
+// bytes). It returns the server's ID, or a failure whose kind is a
+// TypeError for options it refuses.
 //
 //go:wasmexport mc_mcp_start
 func mcMCPStart(n int32) (id int32) {
 	defer recoverEntry("serveMCP", &id)
 	opt, msg := mcp.ParseOptions(in[:n])
-	for _, s := range servers {
-		if msg == "" {
+	for sid, s := range servers {
+		if msg == "" && !isParent(sid) {
 			msg = s.Conflict(opt)
 		}
+	}
+	if msg == "" && len(opt.Parent) > 0 && len(parents) > 0 {
+		msg = "serveMCP: an MCP server already serves the parent window; stop it first, or list all the parent's origins in one serveMCP"
 	}
 	if msg != "" {
 		return failure(seam.FailTypeError, "modelcontext: "+msg)
 	}
+	id = startServer(opt, 0)
+	if len(opt.Parent) > 0 {
+		parents[id] = startServer(mcp.ParentOptions(opt), 1)
+	}
+	return id
+}
+
+// startServer opens the loader's transport of a new server (parent 1: on the
+// parent window) and starts the server.
+func startServer(opt mcp.Options, parent int32) int32 {
 	lastServer++
-	hostMCPOpen(lastServer, opt.Channel, joinLines(opt.AllowedOrigins))
+	hostMCPOpen(lastServer, opt.Channel, joinLines(opt.AllowedOrigins), parent)
 	checkFault("mcpOpen")
 	servers[lastServer] = mcp.New(lastServer, host, reg, opt)
 	return lastServer
+}
+
+// isParent says whether server id is another's parent server.
+func isParent(id int32) bool {
+	for _, p := range parents {
+		if p == id {
+			return true
+		}
+	}
+	return false
 }
 
 // joinLines joins the allowed origins for the loader's mcpOpen, one a line:
@@ -54,16 +81,27 @@ func joinLines(l []string) string {
 	return string(b)
 }
 
+// mc_mcp_stop stops server id, and its parent's server.
+//
 //go:wasmexport mc_mcp_stop
 func mcMCPStop(id int32) (code int32) {
 	defer recoverEntry("stop", &code)
+	if p, ok := parents[id]; ok {
+		delete(parents, id)
+		stopServer(p)
+	}
+	stopServer(id)
+	return 0
+}
+
+// stopServer stops server id, which announces it, and closes its transport.
+func stopServer(id int32) {
 	if s := servers[id]; s != nil {
 		s.Stop()
 		delete(servers, id)
 		hostMCPClose(id)
 		checkFault("mcpClose")
 	}
-	return 0
 }
 
 // mc_mcp_message hands server id a message event: the buffer holds its

@@ -146,19 +146,46 @@ var fieldOffsets = func() (offs [len(messageFields)]uintptr) {
 
 // OptionFields says where the loader finds serveMCP's options, in wire
 // order, starting at {options, origin}: the argument itself (its kind), its
-// channel, allowedOrigins, pageSize, maxBytes, sessions and maxSessions, then
-// the page's origin.
+// channel, allowedOrigins, pageSize, maxBytes, sessions and maxSessions, the
+// page's origin, then parent.
 var OptionFields = []Extract{
 	{Path: path("options")}, {Path: path("options", "channel")}, {Path: path("options", "allowedOrigins")},
 	{Path: path("options", "pageSize")}, {Path: path("options", "maxBytes")},
 	{Path: path("options", "sessions")}, {Path: path("options", "maxSessions")}, {Path: path("origin")},
+	{Path: path("options", "parent")},
+}
+
+// ParentOptions are the options of the server that answers the parent
+// window for a server started with opt (opt.Parent not empty): the iframe
+// channel, the parent's origins, one session.
+func ParentOptions(opt Options) Options {
+	return Options{Channel: ParentChannel, AllowedOrigins: opt.Parent, PageSize: opt.PageSize, MaxBytes: opt.MaxBytes}
+}
+
+// exactOrigin says whether s is an origin as a message event's origin
+// spells it ("https://example.com", "http://127.0.0.1:8080"): a lower-case
+// scheme, "://", and a lower-case host with no path, query or fragment.
+func exactOrigin(s string) bool {
+	i := 0
+	for i < len(s) && (s[i] >= 'a' && s[i] <= 'z' || i > 0 && (s[i] >= '0' && s[i] <= '9' || s[i] == '+' || s[i] == '-' || s[i] == '.')) {
+		i++
+	}
+	if i == 0 || !hasPrefix(s[i:], "://") || len(s) == i+3 {
+		return false
+	}
+	for _, c := range []byte(s[i+3:]) {
+		if c <= ' ' || c >= 0x7f || c >= 'A' && c <= 'Z' || c == '/' || c == '?' || c == '#' || c == '\\' || c == '@' {
+			return false
+		}
+	}
+	return true
 }
 
 // ParseOptions reads serveMCP's options over the defaults. It returns a
 // message naming the bad option.
 func ParseOptions(b []byte) (Options, string) {
-	var arg, channel, origins, pageSize, maxBytes, sessions, maxSessions, page registry.Field
-	if err := registry.DecodeFields(b, []*registry.Field{&arg, &channel, &origins, &pageSize, &maxBytes, &sessions, &maxSessions, &page}); err != nil {
+	var arg, channel, origins, pageSize, maxBytes, sessions, maxSessions, page, parent registry.Field
+	if err := registry.DecodeFields(b, []*registry.Field{&arg, &channel, &origins, &pageSize, &maxBytes, &sessions, &maxSessions, &page, &parent}); err != nil {
 		return Options{}, "serveMCP: " + err.Error()
 	}
 	opt := Options{Channel: DefaultChannel, AllowedOrigins: []string{page.Str}}
@@ -183,6 +210,18 @@ func ParseOptions(b []byte) (Options, string) {
 				return opt, p + originsWant
 			}
 			opt.AllowedOrigins = append(opt.AllowedOrigins, o.Str)
+		}
+	}
+	if parent.Kind != registry.KindUndefined {
+		const parentWant = `"parent" must be a non-empty array of exact origins like "https://example.com" (no path, no trailing slash), or ["*"]`
+		if parent.Kind != registry.KindArray || len(parent.Items) == 0 {
+			return opt, p + parentWant
+		}
+		for _, o := range parent.Items {
+			if o.Kind != registry.KindString || o.Str != "*" && !exactOrigin(o.Str) {
+				return opt, p + parentWant
+			}
+			opt.Parent = append(opt.Parent, o.Str)
 		}
 	}
 	if sessions.Kind != registry.KindUndefined {

@@ -181,16 +181,27 @@ func TestParseOptions(t *testing.T) {
 		want string // the error, or "" and then opt is checked
 		opt  Options
 	}{
-		{"defaults", enc(undef, undef, undef, undef, undef, undef, undef, page), "", Options{Channel: "mcp-default", AllowedOrigins: []string{"http://127.0.0.1:1"}}},
-		{"all set", enc(obj, str("c"), arr(str("*")), num(3), num(9), boolean(true), num(4), page), "", Options{Channel: "c", AllowedOrigins: []string{"*"}, PageSize: 3, MaxBytes: 9, Sessions: true, MaxSessions: 4}},
-		{"not an object", enc(str("x"), undef, undef, undef, undef, undef, undef, page), "serveMCP: the options must be an object, got string", Options{}},
-		{"empty channel", enc(obj, str(""), undef, undef, undef, undef, undef, page), `serveMCP: "channel" must be a non-empty string`, Options{}},
-		{"origins not an array", enc(obj, undef, str("*"), undef, undef, undef, undef, page), `serveMCP: "allowedOrigins" must be a non-empty array of origins like "https://example.com", or ["*"]`, Options{}},
-		{"empty origins", enc(obj, undef, arr(), undef, undef, undef, undef, page), `serveMCP: "allowedOrigins" must be a non-empty array of origins like "https://example.com", or ["*"]`, Options{}},
-		{"fractional page size", enc(obj, undef, undef, num(1.5), undef, undef, undef, page), `serveMCP: "pageSize" must be a whole number of at least 1`, Options{}},
-		{"zero maxBytes", enc(obj, undef, undef, undef, num(0), undef, undef, page), `serveMCP: "maxBytes" must be a whole number of at least 1`, Options{}},
-		{"sessions not a boolean", enc(obj, undef, undef, undef, undef, str("yes"), undef, page), `serveMCP: "sessions" must be true or false`, Options{}},
-		{"zero maxSessions", enc(obj, undef, undef, undef, undef, boolean(true), num(0), page), `serveMCP: "maxSessions" must be a whole number of at least 1`, Options{}},
+		{"defaults", enc(undef, undef, undef, undef, undef, undef, undef, page, undef), "", Options{Channel: "mcp-default", AllowedOrigins: []string{"http://127.0.0.1:1"}}},
+		{"all set", enc(obj, str("c"), arr(str("*")), num(3), num(9), boolean(true), num(4), page, undef), "", Options{Channel: "c", AllowedOrigins: []string{"*"}, PageSize: 3, MaxBytes: 9, Sessions: true, MaxSessions: 4}},
+		{"not an object", enc(str("x"), undef, undef, undef, undef, undef, undef, page, undef), "serveMCP: the options must be an object, got string", Options{}},
+		{"empty channel", enc(obj, str(""), undef, undef, undef, undef, undef, page, undef), `serveMCP: "channel" must be a non-empty string`, Options{}},
+		{"origins not an array", enc(obj, undef, str("*"), undef, undef, undef, undef, page, undef), `serveMCP: "allowedOrigins" must be a non-empty array of origins like "https://example.com", or ["*"]`, Options{}},
+		{"empty origins", enc(obj, undef, arr(), undef, undef, undef, undef, page, undef), `serveMCP: "allowedOrigins" must be a non-empty array of origins like "https://example.com", or ["*"]`, Options{}},
+		{"fractional page size", enc(obj, undef, undef, num(1.5), undef, undef, undef, page, undef), `serveMCP: "pageSize" must be a whole number of at least 1`, Options{}},
+		{"zero maxBytes", enc(obj, undef, undef, undef, num(0), undef, undef, page, undef), `serveMCP: "maxBytes" must be a whole number of at least 1`, Options{}},
+		{"sessions not a boolean", enc(obj, undef, undef, undef, undef, str("yes"), undef, page, undef), `serveMCP: "sessions" must be true or false`, Options{}},
+		{"zero maxSessions", enc(obj, undef, undef, undef, undef, boolean(true), num(0), page, undef), `serveMCP: "maxSessions" must be a whole number of at least 1`, Options{}},
+		{"parent", enc(obj, undef, undef, undef, undef, undef, undef, page, arr(str("https://shop.example"), str("http://127.0.0.1:8080"))), "", Options{Channel: "mcp-default", AllowedOrigins: []string{"http://127.0.0.1:1"}, Parent: []string{"https://shop.example", "http://127.0.0.1:8080"}}},
+		{"parent any", enc(obj, undef, undef, undef, undef, undef, undef, page, arr(str("*"))), "", Options{Channel: "mcp-default", AllowedOrigins: []string{"http://127.0.0.1:1"}, Parent: []string{"*"}}},
+		{"parent str('https://shop.example')", enc(obj, undef, undef, undef, undef, undef, undef, page, str("https://shop.example")), `serveMCP: "parent" must be a non-empty array of exact origins like "https://example.com" (no path, no trailing slash), or ["*"]`, Options{}},
+		{"parent arr()", enc(obj, undef, undef, undef, undef, undef, undef, page, arr()), `serveMCP: "parent" must be a non-empty array of exact origins like "https://example.com" (no path, no trailing slash), or ["*"]`, Options{}},
+		{"parent arr(str('https://shop.example/'))", enc(obj, undef, undef, undef, undef, undef, undef, page, arr(str("https://shop.example/"))), `serveMCP: "parent" must be a non-empty array of exact origins like "https://example.com" (no path, no trailing slash), or ["*"]`, Options{}},
+		{"parent arr(str('https://shop.example/cart'))", enc(obj, undef, undef, undef, undef, undef, undef, page, arr(str("https://shop.example/cart"))), `serveMCP: "parent" must be a non-empty array of exact origins like "https://example.com" (no path, no trailing slash), or ["*"]`, Options{}},
+		{"parent arr(str('shop.example'))", enc(obj, undef, undef, undef, undef, undef, undef, page, arr(str("shop.example"))), `serveMCP: "parent" must be a non-empty array of exact origins like "https://example.com" (no path, no trailing slash), or ["*"]`, Options{}},
+		{"parent arr(str('https://Shop.example'))", enc(obj, undef, undef, undef, undef, undef, undef, page, arr(str("https://Shop.example"))), `serveMCP: "parent" must be a non-empty array of exact origins like "https://example.com" (no path, no trailing slash), or ["*"]`, Options{}},
+		{"parent arr(str(''))", enc(obj, undef, undef, undef, undef, undef, undef, page, arr(str(""))), `serveMCP: "parent" must be a non-empty array of exact origins like "https://example.com" (no path, no trailing slash), or ["*"]`, Options{}},
+		{"parent arr(num(1))", enc(obj, undef, undef, undef, undef, undef, undef, page, arr(num(1))), `serveMCP: "parent" must be a non-empty array of exact origins like "https://example.com" (no path, no trailing slash), or ["*"]`, Options{}},
+		{"parent arr(str('null'))", enc(obj, undef, undef, undef, undef, undef, undef, page, arr(str("null"))), `serveMCP: "parent" must be a non-empty array of exact origins like "https://example.com" (no path, no trailing slash), or ["*"]`, Options{}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			opt, msg := ParseOptions(tc.b)
@@ -198,7 +209,8 @@ func TestParseOptions(t *testing.T) {
 				t.Fatalf("error %q, want %q", msg, tc.want)
 			}
 			if msg == "" && (opt.Channel != tc.opt.Channel || strings.Join(opt.AllowedOrigins, ",") != strings.Join(tc.opt.AllowedOrigins, ",") ||
-				opt.PageSize != tc.opt.PageSize || opt.MaxBytes != tc.opt.MaxBytes || opt.Sessions != tc.opt.Sessions || opt.MaxSessions != tc.opt.MaxSessions) {
+				opt.PageSize != tc.opt.PageSize || opt.MaxBytes != tc.opt.MaxBytes || opt.Sessions != tc.opt.Sessions || opt.MaxSessions != tc.opt.MaxSessions ||
+				strings.Join(opt.Parent, ",") != strings.Join(tc.opt.Parent, ",")) {
 				t.Errorf("options %+v, want %+v", opt, tc.opt)
 			}
 		})

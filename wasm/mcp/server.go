@@ -81,6 +81,10 @@ const (
 // DefaultChannel is the tab transport's channel when serveMCP names none.
 const DefaultChannel = "mcp-default"
 
+// ParentChannel is MCP-B's iframe transport channel, on which serveMCP's
+// parent option answers the page's parent window.
+const ParentChannel = "mcp-iframe"
+
 // Attachment says what the host inserts into a posted message.
 type Attachment int32
 
@@ -130,8 +134,9 @@ type Options struct {
 	AllowedOrigins []string // "*" allows any origin
 	PageSize       int
 	MaxBytes       int
-	Sessions       bool // also serve the sub-channels "<channel>/<name>", a session each
-	MaxSessions    int  // sub-channel sessions at once
+	Sessions       bool     // also serve the sub-channels "<channel>/<name>", a session each
+	MaxSessions    int      // sub-channel sessions at once
+	Parent         []string // also serve the parent window, from these origins (ParentOptions)
 }
 
 // Server is one MCP server on one channel.
@@ -238,8 +243,9 @@ func hasPrefix(s, p string) bool { return len(s) >= len(p) && s[:len(p)] == p }
 func (s *Server) post(ss *session, msg string) { s.host.Post(s.id, ss.name, msg, AttachNone, 0, 0, 0) }
 
 // Handle takes one client-to-server message; sameWindow tells whether its
-// source is the page's own window. m.Session names the sub-channel it came
-// on (a string), or is undefined for the main channel.
+// source is the window the server serves (the page's own, or its parent for
+// a parent server). m.Session names the sub-channel it came on (a string), or
+// is undefined for the main channel.
 func (s *Server) Handle(m *Message, sameWindow bool) {
 	if !sameWindow || !s.allowed(m.Origin) {
 		return

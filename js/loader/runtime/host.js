@@ -56,9 +56,10 @@ const host = {
   ready() {
     started = true;
   },
-  // func hostMCPOpen(server int32, channel, origins string)
-  mcpOpen(/** @type {number} */ server, /** @type {number} */ p, /** @type {number} */ n, /** @type {number} */ op, /** @type {number} */ on) {
-    mcpOpen(server, str(p, n), str(op, on).split("\n"));
+  // func hostMCPOpen(server int32, channel, origins string, parent int32)
+  mcpOpen(/** @type {number} */ server, /** @type {number} */ p, /** @type {number} */ n, /** @type {number} */ op, /** @type {number} */ on,
+    /** @type {number} */ parent) {
+    mcpOpen(server, str(p, n), str(op, on).split("\n"), parent !== 0);
   },
   // func hostMCPClose(server int32)
   mcpClose(/** @type {number} */ server) {

@@ -4,7 +4,15 @@
 // posts what Go writes, inserts the lists and contents Go names, and turns a
 // getter's value into MCP content.
 
-/** @type {Map<number, {channel: string, listener: (ev: MessageEvent) => void}>} server ID → transport */
+/**
+ * A server's transport: the window it serves (the page's own; for a parent
+ * server the parent window, or null in a page not in a frame), its channel,
+ * its allowed origins, and the origin of its client's latest message (a
+ * parent server's replies go there).
+ * @typedef {{channel: string, listener: (ev: MessageEvent) => void, win: Window | null, origins: string[], peer: string}} Transport
+ */
+
+/** @type {Map<number, Transport>} server ID → transport */
 const mcpServers = new Map();
 const messageFields = compileExtracts(MESSAGE_FIELDS);
 const optionFields = compileExtracts(OPTION_FIELDS);
@@ -16,47 +24,74 @@ const optionFields = compileExtracts(OPTION_FIELDS);
 // produced.
 /** @type {any[]} */
 const outgoing = [];
+/** @type {(Transport | null)[]} for each of outgoing, its parent server's transport, or null: this window */
+const outgoingTo = [];
 let flushQueued = false;
 let inMessage = false; // Go is handling a message event
 
 function flushOutgoing() {
   flushQueued = false;
-  for (let i = 0; i < outgoing.length; i++) window.postMessage(outgoing[i], targetOrigin);
+  for (let i = 0; i < outgoing.length; i++) {
+    const to = outgoingTo[i];
+    if (to === null) window.postMessage(outgoing[i], targetOrigin);
+    else postParent(to, outgoing[i]);
+  }
   outgoing.length = 0;
+  outgoingTo.length = 0;
+}
+
+/**
+ * postParent posts a parent server's envelope to the parent window: a reply
+ * to the origin its client wrote from, an announcement (a string payload)
+ * once per allowed origin as the target, so that only a listed parent
+ * receives it ("*" only where the page wrote it).
+ * @param {Transport} srv
+ * @param {any} envelope
+ */
+function postParent(srv, envelope) {
+  const w = srv.win;
+  if (w === null) return;
+  if (typeof envelope.payload !== "string" && srv.peer !== "") w.postMessage(envelope, srv.peer === "null" ? "*" : srv.peer);
+  else for (const o of srv.origins) w.postMessage(envelope, o);
 }
 
 /**
  * mcpOpen listens for the server's messages: those on its channel, and on
  * the sub-channels "<channel>/<name>", which Go serves as sessions of their
  * own when the server has sessions on (and ignores otherwise). A message from
- * a window the module does not serve, or from an origin not in origins (Go's
- * reading of allowedOrigins; "*" for any), is dropped before its data is
- * read: nothing of it is deserialized, extracted or copied into Go. Of a
- * message over MAX_MESSAGE_TEXT, only the short strings are copied, and Go
- * answers it with an error.
+ * a window the server does not serve (this window; for a parent server, the
+ * parent window, on its channel only), or from an origin not in origins (Go's
+ * reading of allowedOrigins or parent; "*" for any), is dropped before its
+ * data is read: nothing of it is deserialized, extracted or copied into Go.
+ * Of a message over MAX_MESSAGE_TEXT, only the short strings are copied, and
+ * Go answers it with an error.
  * @param {number} server
  * @param {string} channel
  * @param {string[]} origins
+ * @param {boolean} parent
  */
-function mcpOpen(server, channel, origins) {
+function mcpOpen(server, channel, origins, parent) {
   const prefix = channel + "/";
   const anyOrigin = origins.includes("*");
+  const win = !parent ? window : window.parent !== window ? window.parent : null;
+  if (parent && win === null && debugOn()) debugLine(`serveMCP: this page is not in a frame (window.parent is the window itself), so it serves no parent on "${channel}"`);
   /** @param {MessageEvent} ev */
   const listener = (ev) => {
     try {
-      if (!servedWindow(ev.source) || !(anyOrigin || origins.includes(ev.origin))) return;
+      if (!servedWindow(ev.source) || ev.source !== win || !(anyOrigin || origins.includes(ev.origin))) return;
       const d = ev.data;
-      if (d === null || typeof d !== "object" || d.type !== "mcp" || d.direction !== "client-to-server") return;
+      if (!isEnvelope(d, "client-to-server")) return;
       const c = d.channel;
-      const session = c === channel ? undefined : typeof c === "string" && c.startsWith(prefix) ? c.slice(prefix.length) : null;
+      const session = c === channel ? undefined : !parent && typeof c === "string" && c.startsWith(prefix) ? c.slice(prefix.length) : null;
       if (session === null || !isReady()) return;
+      if (parent) srv.peer = ev.origin;
       const n = encodeExtracts(messageFields, { origin: ev.origin, session, payload: d.payload }, MAX_MESSAGE_TEXT);
       // A getter may dispatch a message event while Go reads: what the inner
       // one writes is posted with the outer one's, when Go has returned.
       const outer = inMessage;
       inMessage = true;
       try {
-        ex.mc_mcp_message(server, n, ev.source === window ? 1 : 0);
+        ex.mc_mcp_message(server, n, ev.source === win ? 1 : 0);
       } finally {
         inMessage = outer;
         if (!outer) flushOutgoing();
@@ -67,14 +102,20 @@ function mcpOpen(server, channel, origins) {
       quietError("modelcontext: the MCP server could not read a message:", e);
     }
   };
-  mcpServers.set(server, { channel, listener });
+  /** @type {Transport} */
+  const srv = { channel, listener, win, origins, peer: "" };
+  mcpServers.set(server, srv);
+  if (parent && win !== null) serveWindow(win);
   window.addEventListener("message", listener);
 }
 
 /** @param {number} server */
 function mcpClose(server) {
   const srv = mcpServers.get(server);
-  if (srv) window.removeEventListener("message", srv.listener);
+  if (srv) {
+    window.removeEventListener("message", srv.listener);
+    if (srv.win !== null && srv.win !== window) unserveWindow(srv.win);
+  }
   mcpServers.delete(server);
 }
 
@@ -136,6 +177,7 @@ function mcpPost(server, session, msg, attach, first, count, h) {
   }
   if (!srv) return;
   outgoing.push({ channel: session ? srv.channel + "/" + session : srv.channel, type: "mcp", direction: "server-to-client", payload });
+  outgoingTo.push(srv.win === window ? null : srv);
   // While Go handles a message event, the listener posts when Go returns.
   if (!flushQueued && !inMessage) {
     flushQueued = true;

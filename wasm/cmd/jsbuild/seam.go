@@ -31,6 +31,7 @@ func constants() []constant {
 	add("MESSAGE_FIELDS", mcp.MessageFields(), "where the fields of an MCP message are, in order (mcp.MessageFields)")
 	add("OPTION_FIELDS", mcp.OptionFields, "where serveMCP's options are, in order (mcp.OptionFields)")
 	add("DEFAULT_CHANNEL", mcp.DefaultChannel, "the MCP server's channel when its options name none (mcp.DefaultChannel)")
+	add("PARENT_CHANNEL", mcp.ParentChannel, "the channel on which serveMCP's parent option answers the parent window (mcp.ParentChannel)")
 	add("MCP_SERVER_READY", mcp.ServerReady, "the payload that announces an MCP server on its channel (mcp.ServerReady)")
 	add("MCP_SERVER_STOPPED", mcp.ServerStopped, "the payload that says an MCP server stopped (mcp.ServerStopped)")
 	for _, a := range []struct {
