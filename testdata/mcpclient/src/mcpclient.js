@@ -36,7 +36,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import * as sdk from '@modelcontextprotocol/sdk/types.js';
 import * as core from '@modelcontextprotocol/core';
-import { TabClientTransport, DEFAULT_TAB_CHANNEL_ID } from '@mcp-b/transports';
+import { TabClientTransport, DEFAULT_TAB_CHANNEL_ID, IframeParentTransport, IframeChildTransport } from '@mcp-b/transports';
 import sdkPackage from '../node_modules/@modelcontextprotocol/sdk/package.json';
 import transportsPackage from '../node_modules/@mcp-b/transports/package.json';
 import corePackage from '../node_modules/@modelcontextprotocol/core/package.json';
@@ -331,6 +331,8 @@ window.mcpTest = {
   patience: PATIENCE,
   Client,
   TabClientTransport,
+  IframeParentTransport, // a parent page's client of a frame's server (new IframeParentTransport({iframe, targetOrigin}))
+  IframeChildTransport, // a frame's server of its parent (new IframeChildTransport({allowedOrigins}))
   sdk,
   core,
   versions: {
