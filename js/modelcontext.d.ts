@@ -131,6 +131,13 @@ export interface ServeMCPOptions {
   sessions?: boolean;
   /** With sessions, how many sub-channel sessions may exist at once. Default 16. */
   maxSessions?: number;
+  /**
+   * In a page loaded in an iframe, also answer the parent window, on MCP-B's iframe
+   * channel "mcp-iframe", when its origin is one of these: exact origins like
+   * "https://shop.example" (no path, no trailing slash), or ["*"] for any. stop()
+   * ends both servers. data-mcp-parent="ORIGIN …" on the script tag does the same.
+   */
+  parent?: string[];
 }
 
 /** A running MCP server. */

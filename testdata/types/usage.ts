@@ -50,6 +50,7 @@ async function agent(): Promise<void> {
   document.modelContext.addEventListener("resourcelistchanged", (e) => console.log(e.detail.resources.length));
   const server: MCPServer = document.modelContext.serveMCP({ channel: "shop", allowedOrigins: [location.origin] });
   document.modelContext.serveMCP({ channel: "relay", sessions: true, maxSessions: 8 }).stop();
+  document.modelContext.serveMCP({ parent: ["https://shop.example"] }).stop();
   server.stop();
   unsubscribe();
   console.log(n, subscribable, templates.length);
