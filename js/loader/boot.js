@@ -87,6 +87,7 @@ define("subscribeResource", subscribeResource);
 define("serveMCP", serveMCP);
 define("registerResourceTools", registerResourceTools);
 define("registerPageResource", registerPageResource);
+define("connectFrame", connectFrame);
 define("ready", ready);
 define(INSTALLED, true);
 if (!doc) {

@@ -343,12 +343,14 @@ function isISODate(t) {
 }
 
 /**
- * newRegistration completes the registration of a valid snapshot.
+ * newRegistration completes the registration of a valid snapshot, with the
+ * next ID of the page's, or with id (a frame's, runtime/frameclient.js).
  * @param {Registration} s
+ * @param {number} [id]
  */
-function newRegistration(s) {
+function newRegistration(s, id) {
   const template = s.uri === undefined;
-  s.id = ++lastID;
+  s.id = id === undefined ? ++lastID : id;
   s.key = template ? s.uriTemplate : s.uri;
   s.template = template;
   if (template) s.parts = /** @type {string[]} */ (splitTemplate(s.key));
@@ -416,12 +418,38 @@ function leave(r) {
 function list(t) {
   const out = new Array(t.size);
   let i = 0;
-  if (t === resources) {
-    for (const r of t.values()) out[i++] = r.annotations === undefined && r.icons === undefined ? listedPlain(r) : copyRest(r, { uri: r.uri, name: r.name });
-  } else {
-    for (const r of t.values()) out[i++] = copyInfo(r);
+  /** @type {Registration[] | null} */
+  let frames = null;
+  for (const r of t.values()) {
+    if (r.id >= FRAME_ID_BASE) (frames || (frames = [])).push(r);
+    else out[i++] = listed(r);
   }
+  if (frames !== null) for (const r of frames) out[i++] = listed(r);
   return out;
+}
+
+/**
+ * inListOrder returns the registrations of a table in list order: the
+ * page's own (IDs below FRAME_ID_BASE), then the frames' (connectFrame),
+ * each in the table's order, as Go's registry.List orders them.
+ * @param {Map<string, Registration>} t
+ */
+function inListOrder(t) {
+  /** @type {Registration[]} */
+  const page = [];
+  /** @type {Registration[]} */
+  const frames = [];
+  for (const r of t.values()) (r.id >= FRAME_ID_BASE ? frames : page).push(r);
+  return page.concat(frames);
+}
+
+/**
+ * listed is the copy getResources or getResourceTemplates lists of r.
+ * @param {Registration} r
+ */
+function listed(r) {
+  if (r.template) return copyInfo(r);
+  return r.annotations === undefined && r.icons === undefined ? listedPlain(r) : copyRest(r, { uri: r.uri, name: r.name });
 }
 
 /**

@@ -50,7 +50,9 @@ setRuntimeHooks({
       const ids = Array.from(new Int32Array(ex.mem.buffer, p + 4, new Int32Array(ex.mem.buffer, p, 1)[0]));
       if (ids.length !== t.size) return `Go lists ${ids.length} ${what} [${ids}], the loader's cache holds ${t.size}`;
       let i = 0;
-      for (const [key, r] of t) {
+      for (const r of inListOrder(t)) {
+        const key = r.key;
+        if (t.get(key) !== r) return `${what} at ${i}: the cache holds ID ${r.id} under another key than "${key}"`;
         if (r.id !== ids[i]) return `${what} at ${i}: Go lists ID ${ids[i]}, the loader's cache holds ID ${r.id} ("${key}")`;
         if (!r.current || r.key !== key || regs.get(r.id) !== r) return `${what} at ${i}: the cache's registration ${r.id} ("${key}") is not current, or not in regs`;
         i++;

@@ -10,8 +10,7 @@ import (
 // A connected frame's registrations (IDs from registry.FrameID) are listed
 // and matched after the page's own, each in its own order, also when the
 // page registers after the frame did; a page registration that replaces a
-// frame's uri keeps the frame's place in the list of all registrations, and
-// lists among the page's own.
+// frame's uri goes last among the page's own.
 func TestFramesListAfterThePagesOwn(t *testing.T) {
 	r := registry.New(nopHost{})
 	f := registry.FrameID
@@ -46,11 +45,15 @@ func TestFramesListAfterThePagesOwn(t *testing.T) {
 		t.Errorf("Match(app://7/q) = %d, want the page's 4", id)
 	}
 	must(5, resource("frame://x"), f+1)
-	if got := r.List(false, nil); !slices.Equal(got, []registry.ID{1, 5, 2, f + 2}) {
-		t.Errorf("after the page replaced frame://x: %v, want [1 5 2 %d]", got, f+2)
+	if got := r.List(false, nil); !slices.Equal(got, []registry.ID{1, 2, 5, f + 2}) {
+		t.Errorf("after the page replaced frame://x: %v, want [1 2 5 %d]", got, f+2)
+	}
+	must(6, tpl("app://{id}"), f+3)
+	if got := r.List(true, nil); !slices.Equal(got, []registry.ID{3, 4, 6}) {
+		t.Errorf("after the page replaced the frame's template: %v, want [3 4 6]", got)
 	}
 	r.Unregister(f + 2)
-	if got := r.List(false, nil); !slices.Equal(got, []registry.ID{1, 5, 2}) {
-		t.Errorf("after the frame left: %v, want [1 5 2]", got)
+	if got := r.List(false, nil); !slices.Equal(got, []registry.ID{1, 2, 5}) {
+		t.Errorf("after the frame left: %v, want [1 2 5]", got)
 	}
 }

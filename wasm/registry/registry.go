@@ -175,7 +175,8 @@ var ErrRegistration error = wireError("registry: inconsistent registration")
 // Register adds registration id as the current registration of its key (a
 // uri, or a uriTemplate: the two are separate lists) and returns the
 // registration it replaced, or 0. A replacement takes the place of the one
-// it replaces in the list and in the matching order; it starts with no
+// it replaces in the list and in the matching order (but the page's that
+// replaces a frame's goes last, see FrameID); it starts with no
 // baseline, and the consumer subscriptions of the uri stay. The loader runs
 // the lifecycle around it (the old teardown, subscribe,
 // resourcelistchanged); Register calls nothing of the page's.
@@ -189,12 +190,22 @@ func (r *Registry) Register(id ID, reg Registration) (ID, error) {
 		return 0, ErrRegistration
 	}
 	old := r.currentOf(e)
+	// A page's registration that replaces a frame's (or the reverse) goes
+	// last, as a new one: its place was the other's.
+	moves := old != nil && (old.id >= FrameID) != (id >= FrameID)
 	switch {
 	case e.template != nil && old == nil:
 		r.templates = append(r.templates, e)
+	case e.template != nil && moves:
+		i := indexOf(r.templates, old)
+		r.templates = append(append(r.templates[:i:i], r.templates[i+1:]...), e)
 	case e.template != nil:
 		r.templates[indexOf(r.templates, old)] = e
-	case old == nil:
+	case old == nil || moves:
+		if moves {
+			r.byURI.remove(old)
+			r.relink(old, nil)
+		}
 		r.byURI.put(e)
 		e.prev = r.last
 		if r.last != nil {

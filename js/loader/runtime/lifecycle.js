@@ -29,7 +29,10 @@ function registerNow(r) {
   const old = replaced ? regs.get(replaced) : undefined;
   if (old) old.current = false;
   regs.set(r.id, r);
-  tableOf(r).set(r.key, r); // in old's place, as in Go's list
+  // In old's place, as in Go's list; last when one of the page's and a
+  // frame's replaces the other (registry.Register).
+  if (old && (old.id >= FRAME_ID_BASE) !== (r.id >= FRAME_ID_BASE)) tableOf(r).delete(r.key);
+  tableOf(r).set(r.key, r);
   r.current = true;
   if (old) retire(old);
   // A teardown may have replaced or unregistered r: then it is not subscribed.
@@ -105,9 +108,35 @@ function runTeardown(r, t) {
   }
 }
 
+// While a frame's list is applied (oneListChange), listChanged notes the
+// change, and the end of it fires one resourcelistchanged.
+let oneChange = 0;
+let changedInOne = false;
+
+/**
+ * oneListChange runs f, whose registrations and unregistrations fire one
+ * resourcelistchanged in all, after it, when they changed anything.
+ * @param {() => void} f
+ */
+function oneListChange(f) {
+  oneChange++;
+  try {
+    f();
+  } finally {
+    if (--oneChange === 0 && changedInOne) {
+      changedInOne = false;
+      listChanged();
+    }
+  }
+}
+
 // listChanged fires resourcelistchanged, unless no listener can hear it
 // (page.js's heard), then tells the MCP servers.
 function listChanged() {
+  if (oneChange > 0) {
+    changedInOne = true;
+    return;
+  }
   if (mayHear("resourcelistchanged")) dispatch("resourcelistchanged", { resources: list(resources) });
   else unheard("resourcelistchanged");
   if (mcpServers.size > 0) internal(ex.mc_list_changed());
@@ -168,6 +197,9 @@ function replay() {
         }
         case "serve":
           if (!q.handle.stopped) serveNow(q.options, q.handle);
+          break;
+        case "frame":
+          if (!q.handle.disconnected) frameConnect(q.handle);
           break;
       }
     } catch (e) {

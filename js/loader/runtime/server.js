@@ -130,7 +130,8 @@ function mcpInfo(info) {
 }
 
 /**
- * slice returns registrations first .. first+count-1 of a table.
+ * slice returns registrations first .. first+count-1 of a table, in list
+ * order (the page's own, then the frames').
  * @param {Map<string, Registration>} t
  * @param {number} first
  * @param {number} count
@@ -138,7 +139,7 @@ function mcpInfo(info) {
 function slice(t, first, count) {
   const out = [];
   let i = 0;
-  for (const r of t.values()) {
+  for (const r of inListOrder(t)) {
     if (i >= first + count) break;
     if (i++ >= first) out.push(mcpInfo(r));
   }

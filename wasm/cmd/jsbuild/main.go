@@ -82,6 +82,7 @@ var files = []string{
 	"api.js",       // the page API and the queue before ready
 	"mcp.js",       // serveMCP, and its servers before the module runs
 	"tools.js",     // registerResourceTools
+	"frames.js",    // connectFrame, and its connections before the module runs
 	"markup.js",    // declarative resources and the page resource
 	"boot.js",      // when to start; install the members
 }
@@ -99,6 +100,7 @@ var runtimeFiles = []string{
 	"complete.js",      // completion of templates' variables for the MCP server
 	"resourcetools.js", // the resource tools
 	"address.js",       // the page resource's subscribe
+	"frameclient.js",   // connectFrame's MCP client of a frame, and its resources as the page's own
 	"start.js",         // fetch, compile, start
 }
 
@@ -117,7 +119,7 @@ const RuntimeFile = "modelcontext-runtime.js"
 // document.modelContext.
 var exports = []string{
 	"registerResource", "getResources", "getResourceTemplates", "readResource",
-	"subscribeResource", "serveMCP", "registerResourceTools", "registerPageResource", "ready",
+	"subscribeResource", "serveMCP", "registerResourceTools", "registerPageResource", "connectFrame", "ready",
 }
 
 func run(args []string) error {

@@ -27,6 +27,7 @@ func constants() []constant {
 	}
 	add("KIND_NAMES", registry.Kinds(), "what messages call each kind")
 	add("REGISTRATION_FIELDS", registry.RegistrationFields, "the fields of a registration mc_register reads, in order (registry.RegistrationFields)")
+	add("FRAME_ID_BASE", seam.FrameIDBase, "the first registration ID of a connected frame's resources, listed after the page's own (seam.FrameIDBase)")
 	add("DEFAULT_MIME_TYPE", registry.DefaultMIMEType, "the mimeType of a registration that gives none (registry.DefaultMIMEType)")
 	add("MESSAGE_FIELDS", mcp.MessageFields(), "where the fields of an MCP message are, in order (mcp.MessageFields)")
 	add("OPTION_FIELDS", mcp.OptionFields, "where serveMCP's options are, in order (mcp.OptionFields)")

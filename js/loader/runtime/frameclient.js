@@ -1,0 +1,511 @@
+// @ts-check
+// frameclient.js: connectFrame's MCP client of the server that the page in
+// an iframe serves for this page (MCP-B's iframe channel, revision
+// 2025-11-25), and the frame's resources and templates registered as the
+// page's own: proxies with IDs from FRAME_ID_BASE, which Go and the cache
+// list after the page's own, whose get reads through the frame and whose
+// subscribe follows the frame's notifications/resources/updated, so that
+// the frame's pushes are de-duplicated and dispatched by host.js's push like
+// any other.
+//
+// A connection follows its iframe: a load event (the frame navigated)
+// drops the frame's resources and connects to the new document; so does
+// mcp-server-stopped, and the frame's next mcp-server-ready connects again;
+// removing the iframe from the document ends the connection, as disconnect
+// does.
+
+// The client's half of the handshake (the server's is MCP_SERVER_READY).
+const CHECK_READY = "mcp-check-ready";
+const FRAME_PROTOCOL = "2025-11-25";
+// How long a frame has to answer a request, in ms.
+const FRAME_TIMEOUT = 5000;
+// At most this many pages of one list are followed (a cursor that never ends).
+const FRAME_MAX_PAGES = 100;
+
+let lastFrameID = FRAME_ID_BASE;
+let lastFrameRequest = 0;
+/** @type {WeakMap<Registration, string>} what each proxy lists (frameSignature), to tell a changed one from the same */
+const frameSigs = new WeakMap();
+
+/**
+ * @typedef {object} FrameConn
+ * @property {FrameHandle} handle
+ * @property {HTMLIFrameElement} iframe
+ * @property {string} origin
+ * @property {number} session counts the frame's documents and servers: a request of an older one is forgotten
+ * @property {"waiting" | "initializing" | "ready" | "ended"} phase
+ * @property {boolean} subscribe the frame's server supports resources/subscribe
+ * @property {Map<number, {resolve: (v: any) => void, reject: (e: any) => void, timer: any, uri: string}>} pending requests by JSON-RPC id
+ * @property {boolean} listing a list request is in flight
+ * @property {boolean} relist another list change came meanwhile
+ * @property {Map<string, Registration>} resources the frame's resources registered, in the frame's order
+ * @property {Map<string, Registration>} templates likewise its templates
+ * @property {Map<string, () => void>} changes the onChange of each subscribed uri
+ * @property {Set<string>} warned the uris already warned about
+ * @property {boolean} attached the iframe was in the document
+ * @property {(ev: MessageEvent) => void} onMessage
+ * @property {() => void} onLoad
+ * @property {MutationObserver | null} observer
+ */
+
+/** @type {Set<FrameConn>} */
+const frameConns = new Set();
+
+/**
+ * frameConnect starts the connection of a connectFrame call.
+ * @param {FrameHandle} handle
+ */
+function frameConnect(handle) {
+  const iframe = handle.iframe;
+  /** @type {FrameConn} */
+  const conn = {
+    handle, iframe, origin: handle.origin, session: 0, phase: "waiting", subscribe: false, pending: new Map(), listing: false, relist: false,
+    resources: new Map(), templates: new Map(), changes: new Map(), warned: new Set(), attached: iframe.isConnected,
+    onMessage: (ev) => frameEvent(conn, ev),
+    onLoad: () => {
+      frameDrop(conn);
+      frameHello(conn);
+    },
+    observer: null,
+  };
+  handle.conn = conn;
+  frameConns.add(conn);
+  window.addEventListener("message", conn.onMessage);
+  iframe.addEventListener("load", conn.onLoad);
+  if (typeof MutationObserver === "function") {
+    conn.observer = new MutationObserver(() => {
+      if (iframe.isConnected) conn.attached = true;
+      else if (conn.attached) frameEnd(conn);
+    });
+    conn.observer.observe(iframe.ownerDocument, { childList: true, subtree: true });
+  }
+  frameHello(conn);
+}
+
+/**
+ * frameDisconnect ends the connection of a connectFrame call (its
+ * disconnect, once the module runs).
+ * @param {FrameHandle} handle
+ */
+function frameDisconnect(handle) {
+  if (handle.conn) frameEnd(handle.conn);
+}
+
+/**
+ * frameEnd drops the frame's resources and stops listening.
+ * @param {FrameConn} conn
+ */
+function frameEnd(conn) {
+  if (conn.phase === "ended") return;
+  frameDrop(conn);
+  conn.phase = "ended";
+  frameConns.delete(conn);
+  window.removeEventListener("message", conn.onMessage);
+  conn.iframe.removeEventListener("load", conn.onLoad);
+  if (conn.observer) conn.observer.disconnect();
+}
+
+/**
+ * frameLabel names the frame in messages.
+ * @param {FrameConn} conn
+ */
+function frameLabel(conn) {
+  return `the frame "${conn.iframe.src || conn.iframe.name || "about:blank"}" (origin ${conn.origin})`;
+}
+
+/**
+ * framePost posts a payload to the frame's window, for its origin only.
+ * @param {FrameConn} conn
+ * @param {any} payload
+ */
+function framePost(conn, payload) {
+  const w = conn.iframe.contentWindow;
+  if (w) w.postMessage({ channel: PARENT_CHANNEL, type: "mcp", direction: "client-to-server", payload }, conn.origin);
+}
+
+/**
+ * frameHello asks the frame's server whether it runs; its mcp-server-ready
+ * (this answer, or its announcement when it starts) starts a session.
+ * @param {FrameConn} conn
+ */
+function frameHello(conn) {
+  conn.phase = "waiting";
+  framePost(conn, CHECK_READY);
+}
+
+/**
+ * frameEvent reads a message event: only one from the frame's window and
+ * its exact origin, on the iframe channel, is read further.
+ * @param {FrameConn} conn
+ * @param {MessageEvent} ev
+ */
+function frameEvent(conn, ev) {
+  try {
+    if (ev.source === null || ev.source !== conn.iframe.contentWindow || ev.origin !== conn.origin) return;
+    const d = ev.data;
+    if (d === null || typeof d !== "object" || d.channel !== PARENT_CHANNEL || d.type !== "mcp" || d.direction !== "server-to-client") return;
+    frameMessage(conn, d.payload);
+  } catch (e) {
+    quietError(`modelcontext: connectFrame: a message from ${frameLabel(conn)} could not be read:`, e);
+  }
+}
+
+/**
+ * frameMessage handles what the frame's server said.
+ * @param {FrameConn} conn
+ * @param {any} p
+ */
+function frameMessage(conn, p) {
+  if (p === MCP_SERVER_READY) {
+    if (conn.phase === "waiting") frameInitialize(conn);
+    return;
+  }
+  if (p === MCP_SERVER_STOPPED) {
+    frameDrop(conn);
+    return;
+  }
+  if (p === null || typeof p !== "object" || p.jsonrpc !== "2.0") return;
+  if (typeof p.method === "string") {
+    if (conn.phase !== "ready") return;
+    if (p.method === "notifications/resources/list_changed") frameList(conn);
+    else if (p.method === "notifications/resources/updated" && p.params && typeof p.params.uri === "string") {
+      const onChange = conn.changes.get(p.params.uri);
+      if (onChange) onChange();
+    }
+    return;
+  }
+  const req = typeof p.id === "number" ? conn.pending.get(p.id) : undefined;
+  if (!req) return;
+  conn.pending.delete(p.id);
+  clearTimeout(req.timer);
+  if (p.error !== undefined) {
+    const msg = p.error && typeof p.error.message === "string" ? p.error.message : "an error";
+    req.reject(new Error(`modelcontext: ${frameLabel(conn)} answered ${req.uri ? `the read of "${req.uri}"` : "a request"} with ${msg}`));
+  } else req.resolve(p.result);
+}
+
+/**
+ * frameRequest sends a request to the frame and answers its result; it
+ * rejects when the frame answers an error, does not answer in time, or goes
+ * away (then, for a read of uri, with NotFoundError).
+ * @param {FrameConn} conn
+ * @param {string} method
+ * @param {any} params
+ * @param {string} [uri] the uri a read is of
+ * @returns {Promise<any>}
+ */
+function frameRequest(conn, method, params, uri = "") {
+  const id = ++lastFrameRequest;
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      conn.pending.delete(id);
+      reject(new Error(`modelcontext: ${frameLabel(conn)} did not answer ${method}${uri ? ` of "${uri}"` : ""} within ${FRAME_TIMEOUT / 1000} s`));
+    }, FRAME_TIMEOUT);
+    conn.pending.set(id, { resolve, reject, timer, uri });
+    framePost(conn, { jsonrpc: "2.0", id, method, params });
+  });
+}
+
+/**
+ * frameInitialize opens a session: initialize, notifications/initialized,
+ * then the lists.
+ * @param {FrameConn} conn
+ */
+async function frameInitialize(conn) {
+  conn.phase = "initializing";
+  const session = conn.session;
+  let res;
+  try {
+    res = await frameRequest(conn, "initialize", { protocolVersion: FRAME_PROTOCOL, capabilities: {}, clientInfo: { name: "modelcontext connectFrame", version: "1" } });
+  } catch (e) {
+    if (conn.session === session && conn.phase === "initializing") conn.phase = "waiting";
+    quietError(`modelcontext: connectFrame: ${frameLabel(conn)} did not start a session:`, e);
+    return;
+  }
+  if (conn.session !== session || conn.phase !== "initializing") return;
+  if (res === null || typeof res !== "object" || typeof res.protocolVersion !== "string") {
+    conn.phase = "waiting";
+    quietError(`modelcontext: connectFrame: ${frameLabel(conn)} answered initialize with no protocolVersion; its resources are not listed`);
+    return;
+  }
+  const caps = res.capabilities;
+  conn.subscribe = !!(caps && caps.resources && caps.resources.subscribe === true);
+  framePost(conn, { jsonrpc: "2.0", method: "notifications/initialized" });
+  conn.phase = "ready";
+  frameList(conn);
+}
+
+/**
+ * frameList lists the frame's resources and templates and applies the
+ * lists. One list is in flight at a time: list changes that arrive
+ * meanwhile make one more.
+ * @param {FrameConn} conn
+ */
+async function frameList(conn) {
+  if (conn.listing) {
+    conn.relist = true;
+    return;
+  }
+  conn.listing = true;
+  const session = conn.session;
+  try {
+    const items = await frameListAll(conn, "resources/list", "resources");
+    const tmpls = await frameListAll(conn, "resources/templates/list", "resourceTemplates");
+    if (conn.session === session && conn.phase === "ready") frameApply(conn, items, tmpls);
+  } catch (e) {
+    if (conn.session === session) quietError(`modelcontext: connectFrame: ${frameLabel(conn)} could not be listed:`, e);
+  }
+  if (conn.session !== session) return;
+  conn.listing = false;
+  if (conn.relist && conn.phase === "ready") {
+    conn.relist = false;
+    frameList(conn);
+  }
+}
+
+/**
+ * frameListAll follows a list's nextCursor, up to FRAME_MAX_PAGES pages.
+ * @param {FrameConn} conn
+ * @param {string} method
+ * @param {string} field
+ */
+async function frameListAll(conn, method, field) {
+  /** @type {any[]} */
+  const all = [];
+  let cursor;
+  for (let page = 0; page < FRAME_MAX_PAGES; page++) {
+    const res = await frameRequest(conn, method, cursor === undefined ? {} : { cursor });
+    if (res === null || typeof res !== "object" || !Array.isArray(res[field])) throw new Error(`${method} answered no "${field}" array`);
+    all.push(...res[field]);
+    cursor = res.nextCursor;
+    if (typeof cursor !== "string") return all;
+  }
+  return all;
+}
+
+/**
+ * frameDrop forgets the frame's session: its requests in flight reject (a
+ * read with NotFoundError) and its resources leave the list, with one
+ * resourcelistchanged.
+ * @param {FrameConn} conn
+ */
+function frameDrop(conn) {
+  if (conn.phase === "ended") return;
+  conn.session++;
+  conn.phase = "waiting";
+  conn.listing = false;
+  conn.relist = false;
+  conn.changes.clear();
+  conn.warned.clear();
+  for (const req of conn.pending.values()) {
+    clearTimeout(req.timer);
+    req.reject(req.uri ? notFound(req.uri) : new Error(`modelcontext: ${frameLabel(conn)} went away`));
+  }
+  conn.pending.clear();
+  oneListChange(() => {
+    for (const r of conn.resources.values()) frameUnregister(r);
+    for (const r of conn.templates.values()) frameUnregister(r);
+  });
+  conn.resources.clear();
+  conn.templates.clear();
+}
+
+/** @param {Registration} r */
+function frameUnregister(r) {
+  if (r.done) return;
+  r.done = true;
+  try {
+    unregisterNow(r);
+  } catch (e) {
+    quietError(e);
+  }
+}
+
+/**
+ * frameApply makes the frame's registrations what its lists say, in its
+ * order, with one resourcelistchanged when anything changed.
+ * @param {FrameConn} conn
+ * @param {any[]} items
+ * @param {any[]} tmpls
+ */
+function frameApply(conn, items, tmpls) {
+  oneListChange(() => {
+    frameApplyTable(conn, conn.resources, resources, items, false);
+    frameApplyTable(conn, conn.templates, templates, tmpls, true);
+  });
+}
+
+/**
+ * frameApplyTable applies one list to mine, the frame's registrations in
+ * table: a uri registered by anyone else stays theirs (with a warning); an
+ * unchanged resource stays as it is, a changed one is replaced in place, a
+ * new one goes last; when that would not be the frame's order, all are
+ * registered again in it.
+ * @param {FrameConn} conn
+ * @param {Map<string, Registration>} mine
+ * @param {Map<string, Registration>} table
+ * @param {any[]} items
+ * @param {boolean} template
+ */
+function frameApplyTable(conn, mine, table, items, template) {
+  /** @type {Map<string, {s: Registration, sig: string}>} */
+  const want = new Map();
+  for (const item of items) {
+    const s = frameSnapshot(conn, item, template);
+    if (!s) continue;
+    const key = template ? s.uriTemplate : s.uri;
+    const held = table.get(key);
+    if (want.has(key)) continue;
+    if (held && held !== mine.get(key)) {
+      if (!conn.warned.has(key)) {
+        conn.warned.add(key);
+        console.warn(`modelcontext: connectFrame: ${frameLabel(conn)} lists "${key}", which is registered already (by this page, or another frame); that one stays listed`);
+      }
+      continue;
+    }
+    want.set(key, { s, sig: frameSignature(s) });
+  }
+  for (const [key, r] of mine) {
+    if (!r.current) mine.delete(key); // replaced by the page's own
+  }
+  // The order an update in place would leave: the kept ones where they
+  // are, the new ones last.
+  const kept = [...mine.keys()].filter((k) => want.has(k));
+  const order = kept.concat([...want.keys()].filter((k) => !mine.has(k)));
+  const again = order.join("\n") !== [...want.keys()].join("\n");
+  for (const [key, r] of [...mine]) {
+    if (again || !want.has(key)) {
+      frameUnregister(r);
+      mine.delete(key);
+    }
+  }
+  for (const [key, w] of want) {
+    const old = mine.get(key);
+    if (old && frameSigs.get(old) === w.sig) continue;
+    const r = newRegistration(w.s, ++lastFrameID);
+    frameSigs.set(r, w.sig);
+    try {
+      registerNow(r);
+    } catch (e) {
+      quietError(e);
+      continue;
+    }
+    if (old) old.done = true;
+    mine.set(key, r);
+  }
+}
+
+/**
+ * frameSnapshot is the snapshot of a proxy of a listed item, or null when
+ * the item is no valid descriptor (reported once).
+ * @param {FrameConn} conn
+ * @param {any} item
+ * @param {boolean} template
+ * @returns {Registration | null}
+ */
+function frameSnapshot(conn, item, template) {
+  if (item === null || typeof item !== "object") return null;
+  const key = template ? item.uriTemplate : item.uri;
+  if (typeof key !== "string") return null;
+  const mime = typeof item.mimeType === "string" ? item.mimeType : DEFAULT_MIME_TYPE;
+  /** @type {any} */
+  const desc = { name: item.name, title: item.title, description: item.description, mimeType: item.mimeType, annotations: item.annotations };
+  if (template) {
+    const parts = splitTemplate(key);
+    desc.uriTemplate = key;
+    desc.get = (/** @type {any} */ params) => frameRead(conn, typeof parts === "string" ? key : expandTemplate(parts, params), mime);
+  } else {
+    desc.uri = key;
+    desc.get = () => frameRead(conn, key, mime);
+    if (conn.subscribe) desc.subscribe = (/** @type {() => void} */ onChange) => frameSubscribe(conn, key, onChange);
+  }
+  if (Array.isArray(item.icons) && badIcons(readIcons(item.icons)) === null) desc.icons = item.icons;
+  const s = snapshot(desc);
+  const problem = validate(s);
+  if (!problem) return s;
+  if (!conn.warned.has("\n" + key)) {
+    conn.warned.add("\n" + key);
+    console.warn(`modelcontext: connectFrame: ${frameLabel(conn)} lists a resource the page cannot list: ${problem}`);
+  }
+  return null;
+}
+
+/**
+ * frameSignature is what a proxy lists, to tell a changed one from the same.
+ * @param {Registration} s
+ */
+function frameSignature(s) {
+  return JSON.stringify([s.name, s.title, s.description, s.mimeType, s.annotations, s.icons, typeof s.subscribe]);
+}
+
+/**
+ * expandTemplate writes a template's uri for params, each variable
+ * percent-encoded (the frame's server decodes it again).
+ * @param {string[]} parts
+ * @param {any} params
+ */
+function expandTemplate(parts, params) {
+  let uri = "";
+  for (let i = 0; i < parts.length; i++) uri += i % 2 === 0 ? parts[i] : encodeURIComponent(String(params[parts[i]]));
+  return uri;
+}
+
+/**
+ * frameSubscribe follows the frame's pushes of uri: its
+ * notifications/resources/updated call onChange.
+ * @param {FrameConn} conn
+ * @param {string} uri
+ * @param {() => void} onChange
+ */
+function frameSubscribe(conn, uri, onChange) {
+  const session = conn.session;
+  conn.changes.set(uri, onChange);
+  frameRequest(conn, "resources/subscribe", { uri }).catch(() => {});
+  return () => {
+    if (conn.changes.get(uri) === onChange) conn.changes.delete(uri);
+    if (conn.session === session && conn.phase === "ready") frameRequest(conn, "resources/unsubscribe", { uri }).catch(() => {});
+  };
+}
+
+/**
+ * frameRead reads uri through the frame: text under a JSON MIME type is the
+ * value it parses to, other text a string, a blob its bytes.
+ * @param {FrameConn} conn
+ * @param {string} uri
+ * @param {string} mime the listed mimeType
+ */
+async function frameRead(conn, uri, mime) {
+  if (conn.phase !== "ready") throw notFound(uri);
+  const res = await frameRequest(conn, "resources/read", { uri }, uri);
+  const contents = res && Array.isArray(res.contents) ? res.contents : [];
+  const c = contents.find((/** @type {any} */ x) => x && x.uri === uri) || contents[0];
+  const bad = `modelcontext: ${frameLabel(conn)} answered the read of "${uri}" with`;
+  if (c === null || typeof c !== "object") throw new Error(`${bad} no contents`);
+  const m = typeof c.mimeType === "string" ? c.mimeType : mime;
+  if (typeof c.text === "string") {
+    if (mimeClass(m) !== MIME_JSON) return c.text;
+    try {
+      return JSON.parse(c.text);
+    } catch (e) {
+      throw new Error(`${bad} text that is not JSON under ${m}: ${describe(e)}`);
+    }
+  }
+  if (typeof c.blob === "string") {
+    try {
+      return fromBase64(c.blob);
+    } catch (e) {
+      throw new Error(`${bad} a blob that is not base64: ${describe(e)}`);
+    }
+  }
+  throw new Error(`${bad} neither text nor blob`);
+}
+
+/** @param {string} b64 */
+function fromBase64(b64) {
+  const U = /** @type {any} */ (Uint8Array);
+  if (typeof U.fromBase64 === "function") return /** @type {Uint8Array} */ (U.fromBase64(b64));
+  const bin = atob(b64);
+  const out = new Uint8Array(bin.length);
+  for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
+  return out;
+}
