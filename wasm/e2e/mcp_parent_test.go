@@ -172,7 +172,8 @@ return {seen, own};`),
 	})
 
 	// Not in a frame: the page serves no parent and says so in debug mode;
-	// a bad parent option is a TypeError naming parent.
+	// a bad parent option is a TypeError naming parent, and so is a second
+	// server of the parent while one serves it.
 	t.Run("not in a frame, and bad options", func(t *testing.T) {
 		tab := browsertest.NewTab(t)
 		tab.Timeout = 60 * time.Second
@@ -187,9 +188,16 @@ for (const parent of [[], ['https://shop.example/'], 'https://shop.example', ['h
   catch (e) { errors.push(e.name + ': ' + e.message); }
 }
 const c = await window.mcpTest.connect();
-return {errors: [...new Set(errors)], ping: await c.call('ping')};
+const ping = await c.call('ping');
+// One parent server at a time: window.server (the page's) has one.
+let second = 'no error';
+try { document.modelContext.serveMCP({channel: 'y', parent: ['https://other.example']}); } catch (e) { second = e.name + ': ' + e.message; }
+window.server.stop();
+document.modelContext.serveMCP({channel: 'y', parent: ['https://other.example']}).stop();
+return {errors: [...new Set(errors)], ping, second};
 })()`, &got)
-		want := `{"errors": ["TypeError: modelcontext: serveMCP: \"parent\" must be a non-empty array of exact origins like \"https://example.com\" (no path, no trailing slash), or [\"*\"]"], "ping": {"result": {}}}`
+		want := `{"errors": ["TypeError: modelcontext: serveMCP: \"parent\" must be a non-empty array of exact origins like \"https://example.com\" (no path, no trailing slash), or [\"*\"]"], "ping": {"result": {}},
+			"second": "TypeError: modelcontext: serveMCP: an MCP server already serves the parent window; stop it first, or list all the parent's origins in one serveMCP"}`
 		if d := jsonDiff(got, want); d != "" {
 			t.Error(d)
 		}
