@@ -220,12 +220,12 @@ func TestAnMCPRequestThroughTheBridge(t *testing.T) {
 	mcRegister(1, resource("state://a"))
 	take(h)
 	opts := put(fields{}.Kind(registry.KindObject).Str("test").Kind(registry.KindUndefined).Kind(registry.KindUndefined).
-		Kind(registry.KindUndefined).Kind(registry.KindUndefined).Kind(registry.KindUndefined).Str("http://page"))
+		Kind(registry.KindUndefined).Kind(registry.KindUndefined).Kind(registry.KindUndefined).Str("http://page").Kind(registry.KindUndefined))
 	server := mcMCPStart(opts)
 	if server <= 0 {
 		t.Fatalf("mc_mcp_start = %d", server)
 	}
-	if got := take(h); got != `mcpOpen(`+itoa(server)+`,test,http://page) mcpPost(`+itoa(server)+`,,"mcp-server-ready",0,0,0,0)` {
+	if got := take(h); got != `mcpOpen(`+itoa(server)+`,test,http://page,0) mcpPost(`+itoa(server)+`,,"mcp-server-ready",0,0,0,0)` {
 		t.Errorf("start: %s", got)
 	}
 	// {"jsonrpc":"2.0","id":"r","method":"resources/read","params":{"uri":"state://a"}}, resolved to 1.
@@ -264,6 +264,43 @@ func TestAnMCPRequestThroughTheBridge(t *testing.T) {
 		t.Errorf("answer\n got %s\nwant %s", got, want)
 	}
 	mcMCPStop(server)
+}
+
+// TestAParentServerStartsAndStopsWithItsServer: serveMCP's parent starts a
+// second server on the iframe channel, for the parent's origins, on the
+// parent window (mcpOpen's last argument); stop ends both, the parent's
+// first; a second parent server is refused while one runs.
+func TestAParentServerStartsAndStopsWithItsServer(t *testing.T) {
+	h := fakeHost(t)
+	opts := func(channel string) int32 {
+		return put(fields{}.Kind(registry.KindObject).Str(channel).Kind(registry.KindUndefined).Kind(registry.KindUndefined).
+			Kind(registry.KindUndefined).Kind(registry.KindUndefined).Kind(registry.KindUndefined).Str("http://page").
+			Strings("https://shop.example", "http://127.0.0.1:8080"))
+	}
+	server := mcMCPStart(opts("own"))
+	if server <= 0 {
+		t.Fatalf("mc_mcp_start = %d", server)
+	}
+	p := itoa(server + 1)
+	want := `mcpOpen(` + itoa(server) + `,own,http://page,0) mcpPost(` + itoa(server) + `,,"mcp-server-ready",0,0,0,0) ` +
+		`mcpOpen(` + p + `,mcp-iframe,https://shop.example` + "\n" + `http://127.0.0.1:8080,1) mcpPost(` + p + `,,"mcp-server-ready",0,0,0,0)`
+	if got := take(h); got != want {
+		t.Errorf("start\n got %s\nwant %s", got, want)
+	}
+	if second := mcMCPStart(opts("other")); second >= 0 {
+		t.Errorf("a second parent server started (%d)", second)
+	}
+	take(h)
+	mcMCPStop(server)
+	want = `mcpPost(` + p + `,,"mcp-server-stopped",0,0,0,0) mcpClose(` + p + `) mcpPost(` + itoa(server) + `,,"mcp-server-stopped",0,0,0,0) mcpClose(` + itoa(server) + `)`
+	if got := take(h); got != want {
+		t.Errorf("stop\n got %s\nwant %s", got, want)
+	}
+	if again := mcMCPStart(opts("other")); again <= 0 {
+		t.Errorf("a parent server after the first stopped: mc_mcp_start = %d", again)
+	} else {
+		mcMCPStop(again)
+	}
 }
 
 func itoa(n int32) string { return strconv.Itoa(int(n)) }
