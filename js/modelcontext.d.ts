@@ -113,6 +113,12 @@ export interface ResourceTemplateInfo {
   icons?: ResourceIcon[];
 }
 
+/** Options of connectFrame. */
+export interface ConnectFrameOptions {
+  /** The exact origin of the frame's page, e.g. "https://widget.example". */
+  origin: string;
+}
+
 /** Options of serveMCP. */
 export interface ServeMCPOptions {
   /** The MCP-B tab transport channel. Default "mcp-default"; one server per channel. */
@@ -212,6 +218,18 @@ export interface ModelContextResourceMembers {
    * and title change. Returns its unregister function.
    */
   registerPageResource(options?: { uri?: string; name?: string }): () => void;
+  /**
+   * Lists the resources and templates of the page in iframe (which serves
+   * this page with serveMCP({parent}), from exactly origin) after the page's
+   * own, in the frame's order: reads go through to the frame, its pushes and
+   * list changes are the page's. They leave the list (one
+   * resourcelistchanged) when the frame navigates (the new document is
+   * connected), stops, is removed, or the returned function runs. A uri the
+   * page registered stays the page's. Starts the module.
+   * @throws TypeError naming "iframe" (not an HTMLIFrameElement) or "origin"
+   * (not an exact origin such as "https://widget.example").
+   */
+  connectFrame(iframe: HTMLIFrameElement, options: ConnectFrameOptions): () => void;
   /**
    * Calls get() now and resolves with its value.
    * Rejects with a DOMException named "NotFoundError" for an unknown uri, and
@@ -355,5 +373,7 @@ export declare const serveMCP: ModelContextResources["serveMCP"];
 export declare const registerResourceTools: ModelContextResources["registerResourceTools"];
 /** Registers the page itself ({url, title}) as a resource, pushed on every navigation. */
 export declare const registerPageResource: ModelContextResources["registerPageResource"];
+/** Lists the resources of the page in an iframe after the page's own, until the returned function runs. */
+export declare const connectFrame: ModelContextResources["connectFrame"];
 /** Resolves once Go has taken over; rejects with an Error that says what to fix. */
 export declare const ready: ModelContextResources["ready"];

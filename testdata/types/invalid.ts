@@ -37,3 +37,6 @@ globalThis.__MODELCONTEXT_BOOT__ = "soon";
 
 // @ts-expect-error settle is a number of milliseconds
 registerResource({ uri: "state://x", name: "x", get: () => 1, settle: "300" });
+
+// @ts-expect-error connectFrame needs the frame's origin
+document.modelContext.connectFrame(document.createElement("iframe"), {});

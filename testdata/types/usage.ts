@@ -66,6 +66,13 @@ document.modelContext.registerResource({ uri: "form://draft", name: "draft", set
 const unregisterPage: () => void = document.modelContext.registerPageResource({ uri: "page://here" });
 unregisterPage();
 
+// A frame's resources as the page's own.
+const courier = document.querySelector("iframe");
+if (courier) {
+  const disconnect: () => void = document.modelContext.connectFrame(courier, { origin: "https://courier.example" });
+  disconnect();
+}
+
 // Event handler attributes, as the platform's ontoolchange.
 document.modelContext.onresourceupdated = (e) => console.log(e.detail.uri, e.detail.value);
 document.modelContext.onresourcelistchanged = (e) => console.log(e.detail.resources.length);
