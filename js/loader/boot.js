@@ -74,7 +74,11 @@ async function start() {
     const options = channel ? { channel } : {};
     if (script.hasAttribute("data-mcp-sessions")) options.sessions = true;
     if (script.hasAttribute("data-mcp-parent")) options.parent = tagParent();
-    serveMCP(options);
+    try {
+      serveMCP(options);
+    } catch (e) {
+      quietError(e); // a bad data-mcp-parent: reported; the module works on
+    }
   }
   deliverEarlyMessages(deliverToServers);
 }

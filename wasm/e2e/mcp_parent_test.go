@@ -171,6 +171,19 @@ return {seen, own};`),
 			`{"seen": [], "own": [{"result": {}}, {"result": {}}]}`)
 	})
 
+	// A data-mcp-parent that is not a list of origins is reported with the
+	// TypeError (no server starts), and the module works on.
+	t.Run("bad data-mcp-parent", func(t *testing.T) {
+		child := otherOrigin(t).URL("")
+		p := open(t)
+		p.expect(js(child, childURL(child, []string{srv.URL("") + "/"}, "attr"), `const f = await frame(CHILD_URL);
+const listed = await command(f, CHILD, 'list');
+return {list: listed.list, error: listed.error};`), `{"list": ["child://count"]}`)
+		if c := p.ConsoleText(); !strings.Contains(c, `TypeError: modelcontext: serveMCP: \"parent\" must be`) && !strings.Contains(c, `TypeError: modelcontext: serveMCP: "parent" must be`) {
+			t.Errorf("the bad data-mcp-parent was not reported:\n%s", c)
+		}
+	})
+
 	// Not in a frame: the page serves no parent and says so in debug mode;
 	// a bad parent option is a TypeError naming parent, and so is a second
 	// server of the parent while one serves it.
