@@ -194,6 +194,27 @@
         if (i % 2 === 0) d.title = 'Item ' + i;
         mc.registerResource(d);
       }
+    } else if (base === 'frame') {
+      // The same small value, as the page's own (impl "ours") or as the
+      // resource of a frame that connectFrame lists (impl "framed").
+      if (impl !== 'framed') {
+        mc.registerResource({ uri: 'bench://frame/small', name: 'frame', get: () => readValue });
+      } else {
+        const iframe = document.createElement('iframe');
+        iframe.src = '/bench/frame-child.html';
+        document.body.appendChild(iframe);
+        mc.connectFrame(iframe, { origin: location.origin });
+        const listed = () => mc.getResources().some((r) => r.uri === 'bench://frame/small');
+        return new Promise((resolve) => {
+          const done = () => {
+            if (!listed()) return;
+            mc.removeEventListener('resourcelistchanged', done);
+            resolve({ resources: mc.getResources().length });
+          };
+          mc.addEventListener('resourcelistchanged', done);
+          done();
+        });
+      }
     } else {
       throw new Error('Bench.setup: unknown set ' + set);
     }
@@ -264,6 +285,16 @@
       for (let i = 0; i < ops; i++) v = await mc.readResource('bench://read/small');
       const ms = performance.now() - t0;
       check(v === readValue, 'readResource did not give the value get returned');
+      return ms;
+    },
+    // readResource of a small value that a frame serves (connectFrame: a
+    // round trip through the frame), or the page's own (see setup "frame").
+    'read-frame': async (ops) => {
+      let v;
+      const t0 = performance.now();
+      for (let i = 0; i < ops; i++) v = await mc.readResource('bench://frame/small');
+      const ms = performance.now() - t0;
+      check(v !== undefined && v.count === readValue.count, 'readResource of bench://frame/small did not give its value');
       return ms;
     },
     'get-resources': (ops) => {

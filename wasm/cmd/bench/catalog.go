@@ -47,6 +47,10 @@ var workloads = []workload{
 	{"register-cycle-heard", "register-cycle", "main-heard", "register + unregister, heard by a listener (6 registered)", maxInPage},
 	{"register-cycle-heard-1000", "register-cycle", "list-heard", "register + unregister, heard by a listener (1,000 registered)", maxInPage},
 	{"register-push-cycle", "register-push-cycle", "main", "register, push once, unregister (6 registered)", maxInPage},
+	// A read through a frame (connectFrame: a round trip through the
+	// frame's MCP server) against a read of the page's own: a measurement,
+	// no target.
+	{"read-frame", "read-frame", "frame", "readResource, a frame's resource / the page's own", 0},
 	{"mcp-read", "mcp-read", "mcp", "MCP read round trip", maxMCPRead},
 	// The floor of the MCP target: the least server there can be (see
 	// mcp.js), against MCP-B's, through the same client and transport.
@@ -63,8 +67,8 @@ var impls = []string{"ours", "ref"}
 // mcp.html, where the stock MCP client talks to our server or to MCP-B's
 // (@mcp-b/global; in -against mode the -against build stands in for it).
 var (
-	workloadSets = []string{"main", "main-heard", "list", "list-heard", "mcp", "mcp-floor", "mcp-least"}
-	setImpls     = map[string][]string{"main": impls, "main-heard": impls, "list": impls, "list-heard": impls, "mcp": {"ours", "mcpb"}, "mcp-floor": {"floor", "mcpb"}, "mcp-least": {"ours", "floor"}}
+	workloadSets = []string{"main", "main-heard", "list", "list-heard", "frame", "mcp", "mcp-floor", "mcp-least"}
+	setImpls     = map[string][]string{"main": impls, "main-heard": impls, "list": impls, "list-heard": impls, "frame": {"framed", "ours"}, "mcp": {"ours", "mcpb"}, "mcp-floor": {"floor", "mcpb"}, "mcp-least": {"ours", "floor"}}
 )
 
 // mcpBundles are what mcp.html loads from testdata/out/ (make mcpclient).
