@@ -105,7 +105,8 @@ function mcpOpen(server, channel, origins, parent) {
   /** @type {Transport} */
   const srv = { channel, listener, win, origins, peer: "" };
   mcpServers.set(server, srv);
-  if (parent && win !== null) serveWindow(win);
+  if (win === null) return; // not in a frame: nothing to listen to
+  if (parent) serveWindow(win);
   window.addEventListener("message", listener);
 }
 
