@@ -106,6 +106,7 @@ function checkURI(method, uri) {
 /** @param {any} uri */
 function readResource(uri) {
   if (!bootStarted) wake("readResource was called");
+  if (devtools.hook !== null) inspectEmit("read", { uri });
   try {
     checkURI("readResource", uri);
   } catch (e) {

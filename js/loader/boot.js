@@ -48,6 +48,8 @@ function wake(why) {
   if (bootStarted) return;
   bootStarted = true;
   if (debugOn()) debugLine(`starting the WebAssembly module: ${why}`);
+  devtools.why = why;
+  if (devtools.hook !== null) inspectEmit("boot", { state: "starting", why });
   start().then(resolveReady, (/** @type {any} */ e) => {
     // Every failure to load names itself, whatever threw it.
     const err = describe(e).startsWith("modelcontext:") ? e : new Error(`modelcontext: could not load the WebAssembly module "${wasmURL}": ${describe(e)}`);
@@ -67,6 +69,7 @@ async function start() {
   await loadRuntime();
   await boot(response);
   state = READY;
+  if (devtools.hook !== null) inspectEmit("boot", { state: "booted", why: devtools.why });
   replay();
   if (script && (script.hasAttribute("data-mcp") || script.hasAttribute("data-mcp-parent"))) {
     const channel = script.getAttribute("data-mcp");

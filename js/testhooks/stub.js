@@ -15,6 +15,7 @@
 //   exports        the module's raw exports (null before it runs)
 //   goExited       whether the Go runtime has exited
 //   runtimeLoaded  whether the runtime (modelcontext-runtime.js) is loaded
+//   inspecting     whether a DevTools hook listens (inspect.js)
 //   breakHost(f)   makes the next call of host function f throw, as a bug
 //                  in the loader would (once the runtime is loaded)
 //   setCompleteTimeout(ms)  how long a completer may take before its MCP
@@ -47,6 +48,10 @@ define(Symbol.for("modelcontext.internals"), {
   },
   get runtimeLoaded() {
     return runtimeHooks !== null;
+  },
+  // whether a DevTools hook listens on the inspection channel (inspect.js)
+  get inspecting() {
+    return devtools.hook !== null;
   },
   cacheDrift() {
     return runtimeHooks ? runtimeHooks.cacheDrift() : "";

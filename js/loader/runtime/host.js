@@ -163,13 +163,18 @@ function result(r, n, v) {
     k = null;
   }
   if (k !== null && k === r.base) {
-    internal(ex.mc_push(r.id, n, RESULT_SAME, 0, debugOn()));
+    const same = internal(ex.mc_push(r.id, n, RESULT_SAME, 0, debugOn()));
+    if (devtools.hook !== null) inspectEmit("push", { uri: r.key, n, outcome: same === SUPPRESSED ? "suppressed" : "dropped as stale", value: v });
     return;
   }
   const old = r.base;
   r.base = k;
   const h = hold(v);
   const outcome = internal(ex.mc_push(r.id, n, k === null ? RESULT_NO_KEY : RESULT_DIFFERENT, h, debugOn()));
+  if (devtools.hook !== null) {
+    const sent = outcome === DISPATCHED || outcome === DELIVERED;
+    inspectEmit("push", { uri: r.key, n, outcome: !sent ? "dropped as stale" : k === null ? "failed open" : "dispatched", settle: r.settle > 0, value: v });
+  }
   if (outcome === DISPATCHED) return; // Go holds v until it is delivered
   release(h);
   if (outcome !== DELIVERED) r.base = old;
@@ -186,6 +191,7 @@ function failed(r, n, e) {
   const h = hold(e);
   try {
     internal(ex.mc_push(r.id, n, RESULT_THREW, h, debugOn()));
+    if (devtools.hook !== null) inspectEmit("push", { uri: r.key, n, outcome: "get threw", error: describe(e) });
   } finally {
     release(h);
   }

@@ -38,6 +38,7 @@ function registerNow(r) {
   // A teardown may have replaced or unregistered r: then it is not subscribed.
   if (r.subscribe !== undefined && r.current) startSubscription(r);
   if (debugOn()) debugLine((old ? 'replaced "' : 'registered "') + r.key + '"');
+  if (devtools.hook !== null) inspectEmit(old ? "replace" : "register", { uri: r.key, template: tableOf(r) === templates, frame: r.id >= FRAME_ID_BASE, descriptor: listed(r) });
   listChanged();
 }
 
@@ -52,6 +53,7 @@ function unregisterNow(r) {
   tableOf(r).delete(r.key);
   retire(r);
   if (debugOn()) debugLine('unregistered "' + r.key + '"');
+  if (devtools.hook !== null) inspectEmit("unregister", { uri: r.key });
   listChanged();
 }
 

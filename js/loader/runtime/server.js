@@ -85,6 +85,7 @@ function mcpOpen(server, channel, origins, parent) {
       const session = c === channel ? undefined : !parent && typeof c === "string" && c.startsWith(prefix) ? c.slice(prefix.length) : null;
       if (session === null || !isReady()) return;
       if (parent) srv.peer = ev.origin;
+      if (devtools.hook !== null) inspectEmit("mcp", { origin: ev.origin, channel: c, session: session || "", parent, message: d.payload });
       const n = encodeExtracts(messageFields, { origin: ev.origin, session, payload: d.payload }, MAX_MESSAGE_TEXT);
       // A getter may dispatch a message event while Go reads: what the inner
       // one writes is posted with the outer one's, when Go has returned.

@@ -84,6 +84,7 @@ var files = []string{
 	"tools.js",     // registerResourceTools
 	"frames.js",    // connectFrame, and its connections before the module runs
 	"markup.js",    // declarative resources and the page resource
+	"inspect.js",   // the inspection channel of the DevTools panel, free when no one listens
 	"boot.js",      // when to start; install the members
 }
 

@@ -41,7 +41,7 @@ func constants() []constant {
 	}{
 		{"RESULT_SAME", registry.ResultSame}, {"RESULT_DIFFERENT", registry.ResultDifferent},
 		{"RESULT_NO_KEY", registry.ResultNoKey}, {"RESULT_THREW", registry.ResultThrew},
-		{"DISPATCHED", registry.Dispatched}, {"DELIVERED", registry.Delivered},
+		{"DISPATCHED", registry.Dispatched}, {"DELIVERED", registry.Delivered}, {"SUPPRESSED", registry.Suppressed},
 		{"FAIL_TYPE_ERROR", seam.FailTypeError},
 		{"ATTACH_NONE", mcp.AttachNone}, {"ATTACH_RESOURCES", mcp.AttachResources}, {"ATTACH_TEMPLATES", mcp.AttachTemplates},
 		{"ATTACH_TEXT", mcp.AttachText}, {"ATTACH_BLOB", mcp.AttachBlob},

@@ -1,0 +1,76 @@
+// @ts-check
+// inspect.js: the inspection channel that DevTools' Model Context panel
+// (js/extension/panel.js) listens on. It costs nothing when no one listens:
+// each place that decides something the panel shows (a registration, a push's
+// outcome, a read, an MCP message, boot) checks devtools.hook against null
+// and makes no object when it is null. A listener is a hook object with an
+// emit(type, fields) method, found once as
+// globalThis.__MODELCONTEXT_DEVTOOLS_HOOK__ when this script runs (the
+// panel's "Record from load" injects it before the page's scripts), or
+// handed over later to document.modelContext[Symbol.for("modelcontext.inspect")]
+// (attaching to a running page), which answers what is there now.
+
+/**
+ * devtools holds the hook that listens, or null; why is what started the
+ * module (wake's reason), for the panel's boot state.
+ * @type {{hook: null | {emit: (type: string, fields: any) => void}, why: string}}
+ */
+const devtools = { hook: null, why: "" };
+
+/**
+ * inspectAttach makes hook the listener (null detaches) and returns what
+ * the panel lists at once: the resources and templates as listed, the boot
+ * state and the debug switch. Listing here starts nothing: it is not a
+ * consumer contact (SPEC §2.1).
+ * @param {any} hook
+ */
+function inspectAttach(hook) {
+  if (hook !== null && (typeof hook !== "object" || typeof hook.emit !== "function")) {
+    throw new TypeError("modelcontext: the inspection hook must be an object with an emit(type, fields) method, or null to detach");
+  }
+  devtools.hook = hook;
+  return inspectSnapshot();
+}
+
+function inspectSnapshot() {
+  return {
+    resources: list(resources),
+    templates: list(templates),
+    boot: {
+      mode: bootMode,
+      state: state === READY ? "booted" : state === FAILED ? "failed" : bootStarted ? "starting" : "waiting",
+      why: devtools.why,
+      error: failure ? describe(failure) : "",
+    },
+    debug: { on: debugOn() === 1, attribute: debugAttr, global: /** @type {any} */ (globalThis).__MODELCONTEXT_DEBUG__ === true },
+    // The tool bridge: whether the page has registerTool (the browser's
+    // WebMCP or a polyfill) and whether registerResourceTools' tools are on it.
+    tools: { host: typeof mc.registerTool === "function", registered: removeResourceTools !== null },
+  };
+}
+
+/**
+ * inspectEmit hands an event to the hook. A hook that throws is detached
+ * and reported once: the panel never breaks the page.
+ * @param {string} type
+ * @param {any} fields
+ */
+function inspectEmit(type, fields) {
+  const hook = devtools.hook;
+  if (hook === null) return;
+  try {
+    hook.emit(type, fields);
+  } catch (e) {
+    devtools.hook = null;
+    quietError("modelcontext: the DevTools inspection hook threw and was detached:", e);
+  }
+}
+
+define(Symbol.for("modelcontext.inspect"), inspectAttach);
+{
+  const found = /** @type {any} */ (globalThis).__MODELCONTEXT_DEVTOOLS_HOOK__;
+  if (found && typeof found.emit === "function") {
+    devtools.hook = found;
+    inspectEmit("attach", inspectSnapshot());
+  }
+}
