@@ -280,6 +280,12 @@ $(RELAY_TOOLS): testdata/relay/package-lock.json
 test-relay: build build-test test-deps relay-tools extension
 	CHROMIUM="$(BIN)/chromium" $(GO) test -race -count=1 ./wasm/relay/... ./wasm/cmd/relay/...
 
+# devtools-screenshot: the DevTools panel on the demo (wasm/relay's
+# TestDevToolsPanel), written to testdata/devtools/ for the README.
+.PHONY: devtools-screenshot
+devtools-screenshot: build build-test test-deps extension
+	DEVTOOLS_SCREENSHOT_DIR="$(CURDIR)/testdata/devtools" CHROMIUM="$(BIN)/chromium" $(GO) test -count=1 -run '^TestDevToolsPanel$$' ./wasm/relay/
+
 # extension: the browser extension (js/extension), unpacked in
 # dist/extension/ for chrome://extensions' "Load unpacked", its manifest
 # stamped with the commit it was built from. native-host builds the relay

@@ -1,0 +1,82 @@
+// jsontree.js: renders a value preview (plain JSON data, where anything JSON
+// cannot hold is {$t: what it is, ...}, as js/extension/hook.js makes them)
+// as a collapsible tree of <details>. No innerHTML: page data is only ever
+// text here.
+(() => {
+  /** @param {string} tag @param {string} [cls] @param {string} [text] */
+  function el(tag, cls, text) {
+    const e = document.createElement(tag);
+    if (cls) e.className = cls;
+    if (text !== undefined) e.textContent = text;
+    return e;
+  }
+
+  /** special names a {$t} marker. @param {any} v */
+  function special(v) {
+    switch (v.$t) {
+      case "binary":
+        return `${v.type}, ${v.size} bytes${v.mimeType ? ", " + v.mimeType : ""}${v.head ? ": " + v.head + (v.size > 16 ? " …" : "") : ""}`;
+      case "circular":
+        return "[circular reference]";
+      case "threw":
+        return `[getter threw: ${v.message}]`;
+      case "more":
+        return `… ${v.count} more`;
+      case "cut":
+      case "deep":
+        return `[${v.why}]`;
+      case "string":
+        return JSON.stringify(v.head.slice(0, 200)) + ` … (${v.length} characters)`;
+      case "function":
+        return `ƒ ${v.name}`;
+      case "undefined":
+        return "undefined";
+      case "Error":
+        return `${v.name}: ${v.message}`;
+      case "unknown":
+        return `[${v.why}]`;
+      default:
+        return v.text !== undefined ? `${v.$t} ${v.text}` : `[${v.$t}]`;
+    }
+  }
+
+  /**
+   * render returns an element showing v; levels below open are folded.
+   * @param {any} v
+   * @param {number} [open] how many levels start unfolded (default 2)
+   * @returns {HTMLElement}
+   */
+  function render(v, open = 2) {
+    const root = el("div", "jt");
+    root.append(node(v, open));
+    return root;
+  }
+
+  /** @param {any} v @param {number} open @returns {Node} */
+  function node(v, open) {
+    if (v === null) return el("span", "z", "null");
+    if (typeof v === "string") return el("span", "s", JSON.stringify(v));
+    if (typeof v === "number") return el("span", "n", String(v));
+    if (typeof v === "boolean") return el("span", "b", String(v));
+    if (typeof v !== "object") return el("span", "m", String(v));
+    if (typeof v.$t === "string" && v.$t !== "Map" && v.$t !== "Set") return el("span", "m", special(v));
+    const entries = v.$t === "Map" ? v.entries.map((/** @type {any[]} */ [k, x]) => [k, x])
+      : v.$t === "Set" ? v.items.map((/** @type {any} */ x, /** @type {number} */ i) => [i, x])
+      : Array.isArray(v) ? v.map((x, i) => [i, x]) : Object.entries(v);
+    const label = v.$t === "Map" ? `Map(${v.size})` : v.$t === "Set" ? `Set(${v.size})` : Array.isArray(v) ? `Array(${v.length})` : `{${entries.length === 0 ? "" : "…"}}`;
+    if (entries.length === 0) return el("span", "m", Array.isArray(v) ? "[]" : label === "{}" ? "{}" : label);
+    const d = el("details");
+    if (open > 0) d.setAttribute("open", "");
+    d.append(el("summary", "m", label));
+    const ul = el("ul");
+    for (const [k, x] of entries) {
+      const li = el("li");
+      li.append(el("span", "k", (typeof k === "object" ? JSON.stringify(k) : String(k)) + ": "), node(x, open - 1));
+      ul.append(li);
+    }
+    d.append(ul);
+    return d;
+  }
+
+  /** @type {any} */ (globalThis).ModelContextJSONTree = { render, special };
+})();

@@ -1,0 +1,336 @@
+// panel.js: DevTools' Model Context panel, for the inspected tab. It talks
+// to the page only through chrome.devtools.inspectedWindow: it evaluates
+// hook.js there once (installing __MODELCONTEXT_DEVTOOLS_HOOK__ and
+// attaching it to the module's inspection channel, js/loader/inspect.js),
+// then polls the hook's buffer every 250 ms while the panel is shown. No
+// content script, no host permission: pages without DevTools open on them
+// never see any of it. A block, not a function: the names are the panel's own.
+{
+  const POLL_MS = 250;
+  const MAX_TIMELINE = 1000;
+  const { render } = /** @type {any} */ (globalThis).ModelContextJSONTree;
+  const $ = (/** @type {string} */ s) => /** @type {HTMLElement} */ (document.querySelector(s));
+  /** @param {string} tag @param {string} [cls] @param {string} [text] */
+  const el = (tag, cls, text) => {
+    const e = document.createElement(tag);
+    if (cls) e.className = cls;
+    if (text !== undefined) e.textContent = text;
+    return e;
+  };
+
+  let hookSource = "";
+  let attached = false; // the hook is in the page and the module answered
+  let noModule = "";    // why the page shows nothing, when it has no module
+  let seq = 0;          // the last event taken
+  let paused = false;
+  /** @type {any} */
+  let boot = null;
+  /** @type {any} */
+  let debug = null;
+  /** @type {any} */
+  let tools = null;
+  /** @type {Map<string, any>} uri (or uriTemplate) → {descriptor, template, frame, value, size, error, gone} */
+  const resources = new Map();
+  /** @type {any[]} */
+  let timeline = [];
+  /** @type {Map<string, any>} origin + session → client */
+  const clients = new Map();
+
+  /**
+   * evalPage evaluates expr in the inspected page and resolves with its
+   * value, or rejects with the exception it threw.
+   * @param {string} expr
+   * @returns {Promise<any>}
+   */
+  function evalPage(expr) {
+    return new Promise((resolve, reject) => {
+      chrome.devtools.inspectedWindow.eval(expr, (result, exc) => {
+        if (exc && (exc.isException || exc.isError)) reject(new Error(exc.value || exc.description || "the page threw"));
+        else resolve(result);
+      });
+    });
+  }
+
+  const HOOK = "globalThis.__MODELCONTEXT_DEVTOOLS_HOOK__";
+
+  async function install() {
+    const answer = JSON.parse(await evalPage(hookSource + `\n;${HOOK}.attach()`));
+    if (!answer.module) {
+      noModule = answer.hasObject
+        ? "This page has a document.modelContext, but not the modelcontext module (no inspection channel): perhaps a WebMCP polyfill, or a module older than the panel."
+        : "This page does not use the modelcontext module: there is no document.modelContext.";
+      attached = false;
+    } else {
+      noModule = "";
+      attached = true;
+      applySnapshot(answer.snapshot);
+    }
+    renderAll();
+  }
+
+  /** @param {any} s */
+  function applySnapshot(s) {
+    boot = s.boot;
+    debug = s.debug;
+    tools = s.tools;
+    for (const d of s.resources) merge(d.uri, d, false, !!d.frame);
+    for (const d of s.templates) merge(d.uriTemplate, d, true, !!d.frame);
+  }
+
+  /** @param {string} key @param {any} descriptor @param {boolean} template @param {boolean} frame */
+  function merge(key, descriptor, template, frame) {
+    const r = resources.get(key) || {};
+    resources.set(key, { ...r, descriptor, template, frame: frame || r.frame, gone: false });
+  }
+
+  async function poll() {
+    if (document.hidden) return;
+    const text = await evalPage(`(() => { const h = ${HOOK}; return h ? h.take(${seq}) : null; })()`);
+    if (text === null) {
+      // A new document (a navigation, a reload): start over.
+      reset();
+      await install();
+      return;
+    }
+    const { events, seq: last } = JSON.parse(text);
+    seq = last;
+    if (!attached) {
+      // The hook was injected at load ("Record from load"), or the module
+      // arrived late: ask again.
+      if (events.some((/** @type {any} */ e) => e.type === "attach") || noModule) await install();
+    }
+    for (const e of events) apply(e);
+    if (events.length) renderAll();
+  }
+
+  function reset() {
+    attached = false;
+    seq = 0;
+    resources.clear();
+    clients.clear();
+    timeline = [];
+    boot = debug = tools = null;
+  }
+
+  /** @param {any} e */
+  function apply(e) {
+    switch (e.type) {
+      case "attach":
+        applySnapshot(e.snapshot);
+        attached = true;
+        noModule = "";
+        return;
+      case "register":
+      case "replace":
+        merge(e.uri, e.descriptor, e.template, e.frame);
+        break;
+      case "unregister": {
+        const r = resources.get(e.uri);
+        if (r) r.gone = true;
+        break;
+      }
+      case "push": {
+        const r = resources.get(e.uri);
+        if (r && "value" in e && (e.outcome.startsWith("dispatched") || e.outcome.startsWith("failed open"))) {
+          r.value = e.value;
+          r.size = e.size;
+          r.error = "";
+        }
+        break;
+      }
+      case "value": {
+        const r = resources.get(e.uri);
+        if (r) Object.assign(r, { value: e.value, size: e.size, error: e.error || "", read: true });
+        return; // the read itself is on the timeline already
+      }
+      case "boot":
+        boot = { ...(boot || {}), state: e.state, why: e.why || (boot && boot.why) };
+        break;
+      case "mcp":
+        followClient(e);
+        break;
+    }
+    if (!paused) {
+      timeline.push(e);
+      if (timeline.length > MAX_TIMELINE) timeline.shift();
+    }
+  }
+
+  /** @param {any} e */
+  function followClient(e) {
+    const key = e.origin + " " + e.channel;
+    let c = clients.get(key);
+    if (!c) clients.set(key, (c = { origin: e.origin, channel: e.channel, session: e.session, parent: e.parent, revision: "", subscriptions: new Set(), reads: 0 }));
+    if (e.revision) c.revision = e.revision;
+    else if (c.revision) e.revision = c.revision; // a 2025-11-25 session's revision is its initialize's
+    if (e.method === "resources/subscribe") c.subscriptions.add(e.uri);
+    if (e.method === "resources/unsubscribe") c.subscriptions.delete(e.uri);
+    if (e.method === "resources/read") c.reads++;
+  }
+
+  function renderAll() {
+    $("#status").textContent = noModule ? "no module" : attached ? `attached · ${resources.size} resources · boot: ${boot ? boot.state : "?"}` : "attaching…";
+    renderResources();
+    renderTimeline();
+    renderAgents();
+  }
+
+  function renderResources() {
+    const root = $("#resources");
+    root.replaceChildren();
+    if (noModule) {
+      root.append(el("p", "empty", noModule));
+      return;
+    }
+    if (resources.size === 0) root.append(el("p", "empty", "No resources are registered yet."));
+    for (const [key, r] of resources) {
+      const box = el("article", "resource");
+      box.dataset.uri = key;
+      const h = el("h3", "", key);
+      if (r.template) h.append(el("span", "kind", "template"));
+      if (r.frame) h.append(el("span", "kind", "frame"));
+      if (r.gone) h.append(el("span", "kind", "unregistered"));
+      box.append(h);
+      const dl = el("dl", "fields");
+      const d = r.descriptor || {};
+      for (const f of ["name", "title", "description", "mimeType", "subscribable", "annotations", "icons", "frame", "markup"]) {
+        if (d[f] === undefined) continue;
+        dl.append(el("dt", "", f), el("dd", "", typeof d[f] === "object" ? JSON.stringify(d[f]) : String(d[f])));
+      }
+      if (r.size !== undefined) dl.append(el("dt", "", "size"), el("dd", "size", r.size < 0 ? "no JSON form" : r.size + " bytes"));
+      box.append(dl);
+      if (!r.template && !r.gone) {
+        const b = el("button", "read", "Read now");
+        b.addEventListener("click", () => evalPage(`${HOOK}.read(${JSON.stringify(key)})`).catch(show));
+        box.append(b);
+      }
+      const v = el("div", "value");
+      if (r.error) v.append(el("span", "m", "read failed: " + r.error));
+      else if ("value" in r) v.append(render(r.value));
+      box.append(v);
+      root.append(box);
+    }
+  }
+
+  /** @param {any} e */
+  function summary(e) {
+    switch (e.type) {
+      case "push":
+        return e.uri + (e.size >= 0 && e.size !== undefined ? ` · ${e.size} bytes` : "") + (e.error ? " · " + e.error : "");
+      case "read":
+        return `${e.uri} · read by ${e.by === "devtools" ? "this panel" : "an in-page consumer"}`;
+      case "mcp":
+        return `${e.method}${e.uri ? " " + e.uri : ""} · MCP client ${e.origin}${e.session ? " session " + e.session : ""}${e.revision ? " · revision " + e.revision : ""}`;
+      case "boot":
+        return `${e.state}${e.why ? ": " + e.why : ""}`;
+      default:
+        return e.uri || "";
+    }
+  }
+
+  function renderTimeline() {
+    const ol = $("#events");
+    const uri = /** @type {HTMLInputElement} */ ($("#filter-uri")).value.trim();
+    const kind = /** @type {HTMLSelectElement} */ ($("#filter-outcome")).value;
+    ol.replaceChildren();
+    for (const e of timeline) {
+      if (uri && !(e.uri || "").includes(uri)) continue;
+      if (kind && !(e.type === kind || (e.type === "push" && (kind === "push" || e.outcome.startsWith(kind))) || (kind === "read" && e.type === "mcp" && e.method === "resources/read") || (kind === "register" && (e.type === "replace" || e.type === "unregister")))) continue;
+      const li = el("li");
+      li.dataset.type = e.type;
+      if (e.outcome) li.dataset.outcome = e.outcome;
+      const label = e.type === "push" ? e.outcome : e.type === "mcp" ? "mcp" : e.type;
+      li.append(el("span", "time", new Date(e.time).toISOString().slice(11, 23)), el("span", "outcome-" + String(label).replace(/ .*$|\s/g, (m) => (m.startsWith(" (") ? "" : "-")), label));
+      const body = el("div", "body", summary(e));
+      if (e.type === "push" && e.outcome.startsWith("suppressed")) {
+        const side = el("div", "side");
+        const a = el("div");
+        a.append(el("h4", "", "last dispatched"), render(e.last, 1));
+        const b = el("div");
+        b.append(el("h4", "", "this push (unchanged)"), render(e.value, 1));
+        side.append(a, b);
+        body.append(side);
+      } else if ("value" in e) {
+        body.append(render(e.value, 0));
+      }
+      li.append(body);
+      ol.append(li);
+    }
+  }
+
+  function renderAgents() {
+    const root = $("#agents");
+    root.replaceChildren();
+    if (noModule) {
+      root.append(el("p", "empty", noModule));
+      return;
+    }
+    const t = el("table", "agents");
+    const row = (/** @type {string[]} */ cells, head = false) => {
+      const tr = el("tr");
+      for (const c of cells) tr.append(el(head ? "th" : "td", "", c));
+      t.append(tr);
+    };
+    root.append(el("h3", "", "MCP clients"));
+    if (clients.size === 0) root.append(el("p", "empty", "No MCP client has spoken to this page since the panel attached."));
+    else {
+      row(["origin", "window", "session", "revision", "subscriptions", "reads"], true);
+      for (const c of clients.values()) row([c.origin, c.parent ? "parent" : "this window", c.session || "(none)", c.revision || "?", [...c.subscriptions].join(" ") || "(none)", String(c.reads)]);
+      root.append(t);
+    }
+    root.append(el("h3", "", "Boot"));
+    root.append(el("p", "boot", boot ? `${boot.state} (data-boot: ${boot.mode})${boot.why ? "; started by: " + boot.why : ""}${boot.error ? "; " + boot.error : ""}` : "?"));
+    root.append(el("h3", "", "Tool bridge"));
+    root.append(el("p", "tools", tools ? (tools.host ? `registerTool is on the page; resource tools ${tools.registered ? "registered" : "not registered"}` : "no registerTool on this page (no WebMCP)") : "?"));
+    root.append(el("h3", "", "Debug"));
+    root.append(el("p", "debug", debug ? `${debug.on ? "on" : "off"} (data-debug: ${debug.attribute}, __MODELCONTEXT_DEBUG__: ${debug.global})` : "?"));
+  }
+
+  /** @param {any} e */
+  function show(e) {
+    $("#status").textContent = String(e && e.message ? e.message : e);
+  }
+
+  for (const b of Array.from(document.querySelectorAll("#views button"))) {
+    b.addEventListener("click", () => {
+      for (const x of Array.from(document.querySelectorAll("#views button, .view"))) x.classList.remove("on");
+      b.classList.add("on");
+      $("#" + /** @type {HTMLElement} */ (b).dataset.view).classList.add("on");
+    });
+  }
+  $("#pause").addEventListener("click", () => {
+    paused = !paused;
+    $("#pause").textContent = paused ? "Resume" : "Pause";
+  });
+  $("#clear").addEventListener("click", () => {
+    timeline = [];
+    renderTimeline();
+  });
+  $("#filter-uri").addEventListener("input", renderTimeline);
+  $("#filter-outcome").addEventListener("change", renderTimeline);
+  $("#record").addEventListener("click", () => {
+    reset();
+    chrome.devtools.inspectedWindow.reload({ injectedScript: hookSource });
+  });
+
+  (async () => {
+    hookSource = await (await fetch("hook.js")).text();
+    try {
+      await install();
+    } catch (e) {
+      show(e);
+    }
+    let busy = false;
+    setInterval(async () => {
+      if (busy) return;
+      busy = true;
+      try {
+        await poll();
+      } catch (e) {
+        show(e);
+      } finally {
+        busy = false;
+      }
+    }, POLL_MS);
+  })();
+}
