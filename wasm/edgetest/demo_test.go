@@ -58,17 +58,19 @@ func TestDemoThroughWorker(t *testing.T) {
 	  mcp: document.querySelector('#mcp-status').dataset.state + ' ' + document.querySelector('#mcp-status').textContent,
 	  listing: document.querySelector('#panel-mcp').dataset.listing,
 	  mcpURIs: Array.from(document.querySelectorAll('#mcp-resource-list > li.res'), (li) => li.dataset.uri + ':' + li.dataset.subscribed + ':' + (li.dataset.updated || 0)) })`
-	want := []string{"state://store-notice", "state://page", "state://cart", "state://checkout-draft", "state://courier-note"}
+	// courier://slot is the courier's slot picker's, an iframe the shop
+	// lists after its own (connectFrame).
+	want := []string{"state://store-notice", "state://page", "state://cart", "state://checkout-draft", "state://courier-note", "courier://slot"}
 	var uris []string
 	waitFor(t, tab, "the Page tab lists the shop's resources",
-		`document.querySelector('#agent-status').dataset.state === 'ready' && document.querySelectorAll('#resource-list > li.res').length === 5`, panel)
+		`document.querySelector('#agent-status').dataset.state === 'ready' && document.querySelectorAll('#resource-list > li.res').length === 6`, panel)
 	tab.Eval(`Array.from(document.querySelectorAll('#resource-list > li.res'), (li) => li.dataset.uri)`, &uris)
 	if !slices.Equal(uris, want) {
 		t.Fatalf("Page tab resources %q, want %q", uris, want)
 	}
 	waitFor(t, tab, "the MCP tab connects, lists and subscribes to every resource",
 		`document.querySelector('#mcp-status').dataset.state === 'ready' && document.querySelector('#panel-mcp').dataset.listing === 'idle' &&
-		 Array.from(document.querySelectorAll('#mcp-resource-list > li.res')).filter((li) => li.dataset.subscribed === 'yes').length === 5`, panel)
+		 Array.from(document.querySelectorAll('#mcp-resource-list > li.res')).filter((li) => li.dataset.subscribed === 'yes').length === 6`, panel)
 
 	// A push: one click in the shop, dispatched once on the Page tab and
 	// notified once to the MCP client.

@@ -292,7 +292,10 @@ const (
 	// noticeURI is a resource by markup alone: the store notice in the
 	// page's HTML (data-declarative on the module's script tag), registered
 	// when the script runs, before the shop's.
-	noticeURI     = "state://store-notice"
+	noticeURI = "state://store-notice"
+	// slotURI is the courier's slot picker's (demo/slots.html, in an
+	// iframe), which the shop lists after its own (connectFrame).
+	slotURI       = "courier://slot"
 	orderTemplate = "state://order/{id}"
 	// deliveryURI is registered by the page's Go app (wasm/cmd/delivery),
 	// not by its JavaScript: it follows the checkout draft and calls
@@ -346,7 +349,7 @@ func TestDemoShop(t *testing.T) {
 	tab.Eval(listenEvents, nil)
 	// The Go app registers its resource once its own .wasm has started,
 	// after the shop's three.
-	v.uris = []string{noticeURI, pageURI, cartURI, draftURI, noteURI, deliveryURI}
+	v.uris = []string{noticeURI, pageURI, cartURI, draftURI, noteURI, deliveryURI, slotURI}
 	if s := v.expect("loading the page"); s.Status != "ready" {
 		t.Fatalf("panel status = %q, want ready", s.Status)
 	}
@@ -830,9 +833,12 @@ func TestDemoMCP(t *testing.T) {
 		if !slices.Contains(m.PageURIs, deliveryURI) {
 			return "  the Go app's " + deliveryURI + " is not listed yet\n"
 		}
+		if !slices.Contains(m.PageURIs, slotURI) {
+			return "  the courier's frame's " + slotURI + " is not listed yet\n"
+		}
 		return ""
 	})
-	if want := []string{noticeURI, pageURI, cartURI, draftURI, noteURI, deliveryURI}; !slices.Equal(m.MCPURIs, want) {
+	if want := []string{noticeURI, pageURI, cartURI, draftURI, noteURI, deliveryURI, slotURI}; !slices.Equal(m.MCPURIs, want) {
 		t.Fatalf("MCP resources = %q, want %q", m.MCPURIs, want)
 	}
 	if !strings.Contains(m.StatusText, "protocol 2025-11-25") {
