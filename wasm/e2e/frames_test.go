@@ -310,3 +310,28 @@ return {listed, templates, own, lists, updated, timeout: H.describeError(await t
 		t.Log(tab.ConsoleText())
 	}
 }
+
+// Connecting a frame is a consumer contact: on a page of the default, lazy
+// boot, connectFrame starts the module (the debug line says why), which no
+// producer call before it did.
+func TestConnectFrameStartsTheModule(t *testing.T) {
+	requireImpl(t, "wasm")
+	tab := browsertest.NewTab(t)
+	tab.Navigate(browsertest.URL(t, "/contract.html?impl=wasm&debug=1"))
+	var got struct {
+		Before, After []string
+	}
+	tab.Eval(`(async () => {
+  const mc = document.modelContext;
+  mc.registerResource({uri: 'page://own', name: 'own', get: () => 1});
+  const starts = () => H.logs('debug').filter((l) => l.includes('starting the WebAssembly module'));
+  const before = starts();
+  const iframe = document.createElement('iframe');
+  document.body.appendChild(iframe);
+  mc.connectFrame(iframe, {origin: location.origin});
+  return {before, after: starts()};
+})()`, &got)
+	if len(got.Before) != 0 || len(got.After) != 1 || !strings.Contains(got.After[0], "connectFrame was called") {
+		t.Errorf("debug lines before connectFrame %q, after %q; want none, then one naming connectFrame", got.Before, got.After)
+	}
+}
