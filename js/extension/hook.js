@@ -145,8 +145,9 @@ if (!(/** @type {any} */ (globalThis)).__MODELCONTEXT_DEVTOOLS_HOOK__) {
   const record = (type, fields) => {
     const ev = { seq: ++seq, time: Date.now(), type, ...fields };
     if (events.length >= MAX_EVENTS) {
-      events.shift();
-      dropped++;
+      // Drop the older half at once: a push while no one polls stays cheap.
+      dropped += MAX_EVENTS / 2;
+      events = events.slice(MAX_EVENTS / 2);
     }
     events.push(ev);
     return ev;
@@ -163,11 +164,14 @@ if (!(/** @type {any} */ (globalThis)).__MODELCONTEXT_DEVTOOLS_HOOK__) {
       switch (type) {
         case "push": {
           const ev = record("push", { uri: f.uri, n: f.n, outcome: f.outcome, error: f.error });
-          if ("value" in f) {
+          // A key without a tag is the value's JSON text, a copy made
+          // already: the panel makes its preview from it.
+          if (typeof f.key === "string" && f.key.indexOf("\\u0000") < 0) ev.json = f.key; // tags are "\u0000Map"… in JSON
+          else if ("value" in f) {
             ev.value = preview(f.value);
             ev.size = size(f.value);
           }
-          if (f.outcome === "dispatched" || f.outcome === "failed open") lastSent.set(f.uri, ev.value);
+          if (f.outcome === "dispatched" || f.outcome === "failed open") lastSent.set(f.uri, "json" in ev ? { $json: ev.json } : ev.value);
           else if (f.outcome === "suppressed") ev.last = lastSent.has(f.uri) ? lastSent.get(f.uri) : { $t: "unknown", why: "dispatched before the panel listened" };
           if (f.settle) ev.outcome += " (settled)";
           return;
@@ -210,6 +214,8 @@ if (!(/** @type {any} */ (globalThis)).__MODELCONTEXT_DEVTOOLS_HOOK__) {
     /** take answers the events after the one numbered after, as JSON text. @param {number} after */
     take(after) {
       const out = events.filter((e) => e.seq > after);
+      // Values with JSON text (json, last.$json) go as that text: the
+      // panel parses and shows them in its own process, not the page's.
       const answer = JSON.stringify({ events: out, dropped, seq });
       events = [];
       return answer;

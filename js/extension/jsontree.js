@@ -3,6 +3,9 @@
 // as a collapsible tree of <details>. No innerHTML: page data is only ever
 // text here.
 (() => {
+  const MAX_STRING = 2000; // characters of a string shown
+  const MAX_ITEMS = 200; // entries of an object or array shown
+
   /** @param {string} tag @param {string} [cls] @param {string} [text] */
   function el(tag, cls, text) {
     const e = document.createElement(tag);
@@ -55,6 +58,7 @@
   /** @param {any} v @param {number} open @returns {Node} */
   function node(v, open) {
     if (v === null) return el("span", "z", "null");
+    if (typeof v === "string" && v.length > MAX_STRING) return el("span", "s", JSON.stringify(v.slice(0, 200)) + ` … (${v.length} characters)`);
     if (typeof v === "string") return el("span", "s", JSON.stringify(v));
     if (typeof v === "number") return el("span", "n", String(v));
     if (typeof v === "boolean") return el("span", "b", String(v));
@@ -66,15 +70,23 @@
     const label = v.$t === "Map" ? `Map(${v.size})` : v.$t === "Set" ? `Set(${v.size})` : Array.isArray(v) ? `Array(${v.length})` : `{${entries.length === 0 ? "" : "…"}}`;
     if (entries.length === 0) return el("span", "m", Array.isArray(v) ? "[]" : label === "{}" ? "{}" : label);
     const d = el("details");
-    if (open > 0) d.setAttribute("open", "");
     d.append(el("summary", "m", label));
-    const ul = el("ul");
-    for (const [k, x] of entries) {
-      const li = el("li");
-      li.append(el("span", "k", (typeof k === "object" ? JSON.stringify(k) : String(k)) + ": "), node(x, open - 1));
-      ul.append(li);
-    }
-    d.append(ul);
+    // A folded level is built when it is first opened: a huge value costs
+    // what is shown of it.
+    const fill = () => {
+      const ul = el("ul");
+      for (const [k, x] of entries.slice(0, MAX_ITEMS)) {
+        const li = el("li");
+        li.append(el("span", "k", (typeof k === "object" ? JSON.stringify(k) : String(k)) + ": "), node(x, open - 1));
+        ul.append(li);
+      }
+      if (entries.length > MAX_ITEMS) ul.append(el("li", "m", `… ${entries.length - MAX_ITEMS} more`));
+      d.append(ul);
+    };
+    if (open > 0) {
+      d.setAttribute("open", "");
+      fill();
+    } else d.addEventListener("toggle", fill, { once: true });
     return d;
   }
 

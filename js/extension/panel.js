@@ -112,8 +112,33 @@
     boot = debug = tools = null;
   }
 
+  /**
+   * fromJSON makes a push's value from the JSON text the hook sent (the
+   * module's comparison key): its size in bytes and the parsed value.
+   * @param {any} e
+   */
+  function fromJSON(e) {
+    if (e.json !== undefined) {
+      e.size = utf8Length(e.json);
+      e.value = JSON.parse(e.json);
+      delete e.json;
+    }
+    if (e.last && e.last.$json !== undefined) e.last = JSON.parse(e.last.$json);
+  }
+
+  /** utf8Length is the length of s in UTF-8, without encoding it. @param {string} s */
+  function utf8Length(s) {
+    let n = s.length;
+    for (let i = 0; i < s.length; i++) {
+      const c = s.charCodeAt(i);
+      if (c >= 0x80) n += c < 0x800 || (c >= 0xd800 && c <= 0xdfff) ? 1 : 2; // a surrogate pair: 4 bytes
+    }
+    return n;
+  }
+
   /** @param {any} e */
   function apply(e) {
+    fromJSON(e);
     switch (e.type) {
       case "attach":
         applySnapshot(e.snapshot);
@@ -251,7 +276,7 @@
         side.append(a, b);
         body.append(side);
       } else if ("value" in e) {
-        body.append(render(e.value, 0));
+        body.append(render(e.value, 1));
       }
       li.append(body);
       ol.append(li);

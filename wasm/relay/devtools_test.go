@@ -291,7 +291,7 @@ Object.defineProperty(globalThis, "__MODELCONTEXT_DEVTOOLS_HOOK__", { get() { wi
 	waitFor(panel, "a circular value", timelineHas("push", "failed open", "test://odd", "[circular reference]"))
 	waitFor(panel, "a throwing getter", timelineHas("push", "", "test://odd", "[getter threw: Error: no reading this]"))
 	waitFor(panel, "binary", timelineHas("push", "dispatched", "test://odd", "Uint8Array, 4 bytes: 01 02 03 04"))
-	waitFor(panel, "a huge string", timelineHas("push", "dispatched", "test://odd", "(300000 characters)", "300000 bytes"))
+	waitFor(panel, "a huge string", timelineHas("push", "dispatched", "test://odd", "(300000 characters)", "300002 bytes"))
 	waitFor(panel, "a get that threw", timelineHas("push", "get threw", "test://odd", "get failed on purpose"))
 	var still int
 	inspected.Eval(`document.modelContext.getResources().length`, &still)
