@@ -73,8 +73,9 @@
     boot = s.boot;
     debug = s.debug;
     tools = s.tools;
-    for (const d of s.resources) merge(d.uri, d, false, !!d.frame);
-    for (const d of s.templates) merge(d.uriTemplate, d, true, !!d.frame);
+    const frames = new Set(s.frames || []);
+    for (const d of s.resources) merge(d.uri, d, false, frames.has(d.uri));
+    for (const d of s.templates) merge(d.uriTemplate, d, true, frames.has(d.uriTemplate));
   }
 
   /** @param {string} key @param {any} descriptor @param {boolean} template @param {boolean} frame */

@@ -36,6 +36,7 @@ function inspectSnapshot() {
   return {
     resources: list(resources),
     templates: list(templates),
+    frames: [...resources.values(), ...templates.values()].filter((r) => r.id >= FRAME_ID_BASE).map((r) => r.key),
     boot: {
       mode: bootMode,
       state: state === READY ? "booted" : state === FAILED ? "failed" : bootStarted ? "starting" : "waiting",
