@@ -457,7 +457,8 @@ func TestDemoShop(t *testing.T) {
 	// form reset, and a navigation to the order page.
 	v.run("place the order", chromedp.Click(`#place-order`, chromedp.ByQuery))
 	orderURI := "state://order/FH-1042"
-	v.uris = append(v.uris, orderURI)
+	// The page's own resources list before the frame's (connectFrame).
+	v.uris = slices.Insert(v.uris, slices.Index(v.uris, slotURI), orderURI)
 	v.add(cartURI, 1, 0)
 	v.add(draftURI, 1, 0)
 	v.add(deliveryURI, 1, 0) // the reset form is back to standard delivery
@@ -973,6 +974,9 @@ func TestDemoMCP(t *testing.T) {
 		t.Fatalf("MCP resources = %q, want %s among them", m.MCPURIs, orderURI)
 	}
 
+	// Centred first, as a visitor would scroll it: scrolled only as far as
+	// needed, the button sits under the panel's sticky tabs.
+	tab.Eval(`document.querySelector('#mcp-resource-list li[data-uri="state://order/FH-1042"] [data-action="read"]').scrollIntoView({block: "center"}), true`, nil)
 	v.run("read the order over MCP", chromedp.Click(`#mcp-resource-list li[data-uri="state://order/FH-1042"] [data-action="read"]`, chromedp.ByQuery))
 	tab.Eval(`new Promise((resolve) => { const t = setInterval(() => {
 	  if (document.querySelector('#mcp-resource-list li[data-uri="state://order/FH-1042"] .res-contents[data-state="ok"]')) { clearInterval(t); resolve(true); }
