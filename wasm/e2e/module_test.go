@@ -60,7 +60,7 @@ func TestESModuleNamedExports(t *testing.T) {
 				WasmFetches    []string
 			}
 			tab.Eval(moduleResult, &got)
-			want := "getResourceTemplates getResources readResource ready registerPageResource registerResource registerResourceTools serveMCP subscribeResource"
+			want := "connectFrame getResourceTemplates getResources readResource ready registerPageResource registerResource registerResourceTools serveMCP subscribeResource"
 			if n := strings.Join(got.Names, " "); n != want {
 				t.Errorf("exports: %s\nwant:    %s", n, want)
 			}
