@@ -12,6 +12,7 @@
 //   resources/templates/list        the URI templates
 //   resources/subscribe             every listed resource
 //   resources/read                  the Read buttons
+//   completion/complete             a template's boxes, as they are typed
 //   notifications/resources/updated logged as they arrive: a uri, no value
 //   notifications/resources/list_changed  → list again, subscribe to new ones
 //
@@ -149,6 +150,9 @@
       readOut,
       invalid: (out, text) => showContents(out, text, null, 'error'),
       read: readInto,
+      complete: (uri, name, value, args) => client
+        .complete({ ref: { type: 'ref/resource', uri }, argument: { name, value }, context: { arguments: args } })
+        .then((r) => r.completion.values),
     });
   }
 

@@ -142,6 +142,27 @@
   // percent-encoded) and calls o.read(uri, li) with the instance. o.badgeTitle
   // and o.formLabel explain the card, o.readOut builds its read-out box as for
   // resourceItem, and o.invalid(out, text) says in it that a box is empty.
+  // With o.complete(tpl, name, value, args) → Promise<string[]>, each box
+  // offers the values it answers as the visitor types (a datalist).
+  function offerCompletions(tpl, input, inputs, complete) {
+    const list = el('datalist');
+    list.id = `complete-${++completionLists}`;
+    input.setAttribute('list', list.id);
+    let asked = 0;
+    input.addEventListener('input', () => {
+      const mine = ++asked;
+      const args = {};
+      for (const i of inputs) if (i !== input && i.value.trim()) args[i.name] = i.value.trim();
+      complete(tpl, input.name, input.value, args).then((values) => {
+        if (mine !== asked) return; // a later keystroke asked again
+        list.replaceChildren(...values.map((v) => Object.assign(el('option'), { value: v })));
+        input.dataset.completions = String(values.length);
+      }, () => list.replaceChildren());
+    });
+    return list;
+  }
+  let completionLists = 0;
+
   function templateItem(tpl, o) {
     const li = el('li', 'res res-template');
     li.dataset.uriTemplate = tpl;
@@ -169,6 +190,7 @@
       input.dataset.var = part.name;
       inputs.push(input);
       line.append(input);
+      if (o.complete) line.append(offerCompletions(tpl, input, inputs, o.complete));
     }
     const read = readButton('submit', 'read-template');
     form.append(line, read);

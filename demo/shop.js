@@ -337,6 +337,10 @@
       if (!o) throw new DOMException(`There is no order "${id}" for this visitor`, 'NotFoundError');
       return orderSnapshot(o);
     },
+    // An MCP client completes {id} as it is typed (completion/complete).
+    complete: {
+      id: (value) => [...orders.keys()].filter((id) => id.toLowerCase().startsWith(value.trim().toLowerCase())),
+    },
   });
 
   function placeOrder(draft) {

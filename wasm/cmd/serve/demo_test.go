@@ -936,6 +936,23 @@ func TestDemoMCP(t *testing.T) {
 		}
 	}
 
+	// Typing into the template's {id} box asks the page for completions
+	// (completion/complete): the orders whose id starts with what is typed.
+	idBox := `#mcp-template-list li[data-uri-template="` + orderTemplate + `"] input[data-var="id"]`
+	tab.Eval(`(document.querySelector(`+"`"+idBox+"`"+`).value = '', true)`, nil)
+	v.run("type fh into the template's id box", chromedp.SendKeys(idBox, "fh", chromedp.ByQuery))
+	var offered []string
+	for deadline := time.Now().Add(patience); ; time.Sleep(25 * time.Millisecond) {
+		tab.Eval(`(() => { const i = document.querySelector(`+"`"+idBox+"`"+`);
+		  return i.dataset.completions === undefined ? null : Array.from(i.list.options, (o) => o.value); })()`, &offered)
+		if slices.Equal(offered, []string{"FH-1041"}) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the id box offers %q, want [FH-1041] (completion/complete)\n%s", offered, tab.ConsoleText())
+		}
+	}
+
 	// Placing an order registers state://order/FH-1042: list_changed, the
 	// client lists again and subscribes, and every status push arrives.
 	v.run("fill in the form",
