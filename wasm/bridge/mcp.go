@@ -25,13 +25,16 @@ var (
 //go:wasmexport mc_mcp_start
 func mcMCPStart(n int32) (id int32) {
 	defer recoverEntry("serveMCP", &id)
-	opt, msg := mcp.ParseOptions(in[:n])
+	opt, err := mcp.ParseOptions(in[:n])
 	for sid, s := range servers {
-		if msg == "" && !isParent(sid) {
-			msg = s.Conflict(opt)
+		if err == nil && !isParent(sid) {
+			err = s.Conflict(opt)
 		}
 	}
-	if msg == "" && len(opt.Parent) > 0 && len(parents) > 0 {
+	msg := ""
+	if err != nil {
+		msg = err.Error()
+	} else if len(opt.Parent) > 0 && len(parents) > 0 {
 		msg = "serveMCP: an MCP server already serves the parent window; stop it first, or list all the parent's origins in one serveMCP"
 	}
 	if msg != "" {

@@ -181,33 +181,33 @@ func exactOrigin(s string) bool {
 	return true
 }
 
-// ParseOptions reads serveMCP's options over the defaults. It returns a
-// message naming the bad option.
-func ParseOptions(b []byte) (Options, string) {
+// ParseOptions reads serveMCP's options over the defaults. Its error names
+// the bad option and what it must be.
+func ParseOptions(b []byte) (Options, error) {
 	var arg, channel, origins, pageSize, maxBytes, sessions, maxSessions, page, parent registry.Field
 	if err := registry.DecodeFields(b, []*registry.Field{&arg, &channel, &origins, &pageSize, &maxBytes, &sessions, &maxSessions, &page, &parent}); err != nil {
-		return Options{}, "serveMCP: " + err.Error()
+		return Options{}, optionError("serveMCP: " + err.Error())
 	}
 	opt := Options{Channel: DefaultChannel, AllowedOrigins: []string{page.Str}}
 	const p = "serveMCP: "
 	const originsWant = `"allowedOrigins" must be a non-empty array of origins like "https://example.com", or ["*"]`
 	if arg.Kind != registry.KindUndefined && arg.Kind != registry.KindObject {
-		return opt, p + "the options must be an object, got " + arg.Kind.String()
+		return opt, optionError(p + "the options must be an object, got " + arg.Kind.String())
 	}
 	if channel.Kind != registry.KindUndefined {
 		if channel.Kind != registry.KindString || channel.Str == "" {
-			return opt, p + `"channel" must be a non-empty string`
+			return opt, optionError(p + `"channel" must be a non-empty string`)
 		}
 		opt.Channel = channel.Str
 	}
 	if origins.Kind != registry.KindUndefined {
 		if origins.Kind != registry.KindArray || len(origins.Items) == 0 {
-			return opt, p + originsWant
+			return opt, optionError(p + originsWant)
 		}
 		opt.AllowedOrigins = nil
 		for _, o := range origins.Items {
 			if o.Kind != registry.KindString || o.Str == "" {
-				return opt, p + originsWant
+				return opt, optionError(p + originsWant)
 			}
 			opt.AllowedOrigins = append(opt.AllowedOrigins, o.Str)
 		}
@@ -215,18 +215,18 @@ func ParseOptions(b []byte) (Options, string) {
 	if parent.Kind != registry.KindUndefined {
 		const parentWant = `"parent" must be a non-empty array of exact origins like "https://example.com" (no path, no trailing slash), or ["*"]`
 		if parent.Kind != registry.KindArray || len(parent.Items) == 0 {
-			return opt, p + parentWant
+			return opt, optionError(p + parentWant)
 		}
 		for _, o := range parent.Items {
 			if o.Kind != registry.KindString || o.Str != "*" && !exactOrigin(o.Str) {
-				return opt, p + parentWant
+				return opt, optionError(p + parentWant)
 			}
 			opt.Parent = append(opt.Parent, o.Str)
 		}
 	}
 	if sessions.Kind != registry.KindUndefined {
 		if sessions.Kind != registry.KindBoolean {
-			return opt, p + `"sessions" must be true or false`
+			return opt, optionError(p + `"sessions" must be true or false`)
 		}
 		opt.Sessions = sessions.True
 	}
@@ -239,9 +239,15 @@ func ParseOptions(b []byte) (Options, string) {
 			continue
 		}
 		if n.f.Kind != registry.KindNumber || n.f.Num != math.Floor(n.f.Num) || n.f.Num < 1 || n.f.Num > 1<<31-1 {
-			return opt, p + `"` + n.name + `" must be a whole number of at least 1`
+			return opt, optionError(p + `"` + n.name + `" must be a whole number of at least 1`)
 		}
 		*n.dst = int(n.f.Num)
 	}
-	return opt, ""
+	return opt, nil
 }
+
+// optionError is a refused serveMCP option: an error of its own type, since
+// errors.New would link the errors package into the module.
+type optionError string
+
+func (e optionError) Error() string { return string(e) }

@@ -204,7 +204,11 @@ func TestParseOptions(t *testing.T) {
 		{"parent arr(str('null'))", enc(obj, undef, undef, undef, undef, undef, undef, page, arr(str("null"))), `serveMCP: "parent" must be a non-empty array of exact origins like "https://example.com" (no path, no trailing slash), or ["*"]`, Options{}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			opt, msg := ParseOptions(tc.b)
+			opt, err := ParseOptions(tc.b)
+			msg := ""
+			if err != nil {
+				msg = err.Error()
+			}
 			if msg != tc.want {
 				t.Fatalf("error %q, want %q", msg, tc.want)
 			}

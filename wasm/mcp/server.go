@@ -222,20 +222,20 @@ func (s *Server) end(ss *session, graceful bool) {
 func (s *Server) Sessions() int { return len(s.sessions) }
 
 // Conflict returns why a server with options opt cannot start beside s, or
-// "". Two servers cannot share a channel, and a channel cannot be a
+// nil. Two servers cannot share a channel, and a channel cannot be a
 // sub-channel of a server that serves sessions.
-func (s *Server) Conflict(opt Options) string {
+func (s *Server) Conflict(opt Options) error {
 	const p = "serveMCP: "
 	a, b := s.opt, opt
 	switch {
 	case a.Channel == b.Channel:
-		return p + "an MCP server already serves the channel " + `"` + b.Channel + `"; stop it first or choose another channel`
+		return optionError(p + "an MCP server already serves the channel " + `"` + b.Channel + `"; stop it first or choose another channel`)
 	case a.Sessions && hasPrefix(b.Channel, a.Channel+"/"):
-		return p + `the channel "` + b.Channel + `" is a session sub-channel of the server on "` + a.Channel + `" (sessions: true); choose another channel`
+		return optionError(p + `the channel "` + b.Channel + `" is a session sub-channel of the server on "` + a.Channel + `" (sessions: true); choose another channel`)
 	case b.Sessions && hasPrefix(a.Channel, b.Channel+"/"):
-		return p + `an MCP server serves "` + a.Channel + `", a sub-channel of "` + b.Channel + `"; with sessions: true choose another channel`
+		return optionError(p + `an MCP server serves "` + a.Channel + `", a sub-channel of "` + b.Channel + `"; with sessions: true choose another channel`)
 	}
-	return ""
+	return nil
 }
 
 func hasPrefix(s, p string) bool { return len(s) >= len(p) && s[:len(p)] == p }

@@ -633,7 +633,11 @@ func TestConflict(t *testing.T) {
 		{on("cc", true), on("c", true), ""},
 	} {
 		s := New(1, &fakeHost{}, registrytest.New().R, tc.running)
-		if got := s.Conflict(tc.starting); got != tc.want {
+		got := ""
+		if err := s.Conflict(tc.starting); err != nil {
+			got = err.Error()
+		}
+		if got != tc.want {
 			t.Errorf("%+v beside %+v: %q, want %q", tc.starting, tc.running, got, tc.want)
 		}
 	}

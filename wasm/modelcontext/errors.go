@@ -13,12 +13,14 @@ import (
 var ErrNotFound = errors.New("modelcontext: no resource is registered for that uri")
 
 // ErrNotLoaded means that the page has no document.modelContext with the
-// module's members: modelcontext.js is not loaded (yet). Load it with a
-// script tag before the app starts, call [Ready] to wait for a tag later in
-// the page, or call [Load]. Outside the browser, where there is no page,
-// every call returns an error for which errors.Is(err, ErrNotLoaded) holds,
-// unless a test made one with modelcontexttest.NewPage.
-var ErrNotLoaded = errors.New("modelcontext: the module is not loaded on this page (no document.modelContext.registerResource); add <script src=\".../modelcontext.js\"> or call modelcontext.Load")
+// module's members (no document.modelContext.registerResource):
+// modelcontext.js is not loaded (yet). Load it with a script tag,
+// <script src=".../modelcontext.js">, before the app starts, call [Ready] to
+// wait for a tag later in the page, or call [Load]. Outside the browser, where
+// there is no page, every call returns an error for which
+// errors.Is(err, ErrNotLoaded) holds, unless a test made one with
+// modelcontexttest.NewPage.
+var ErrNotLoaded = errors.New("modelcontext: the module is not loaded on this page")
 
 // noPage is the error of every call outside the browser without a test's
 // page.
