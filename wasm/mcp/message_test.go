@@ -132,7 +132,7 @@ func TestDecodeMessageRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	if got.Origin.Str != origin || got.IDJSON.Str != "7" || got.Method.Str != "resources/read" || got.URI.Str != "state://x" ||
-		got.Resource.Num != 3 || got.ResourceParams.Str != `{"id":"x"}` || got.MetaVersion.Str != Modern {
+		got.Resource.Num != 3 || got.ResourceParams.Str != `{"id":"x"}` || got.MetaVersion.Str != ProtocolVersion20260728 {
 		t.Errorf("round trip: %+v", got)
 	}
 	if err := DecodeMessage(encodeMessage(&m)[:10], &got); err == nil {

@@ -43,14 +43,14 @@ import (
 	"github.com/modelcontext-go/modelcontext/wasm/registry"
 )
 
-// Revisions this server speaks.
+// Revisions this server speaks, named by their date.
 const (
-	Legacy = "2025-11-25"
-	Modern = "2026-07-28"
+	ProtocolVersion20251125 = "2025-11-25" // initialize handshake, resources/subscribe
+	ProtocolVersion20260728 = "2026-07-28" // no handshake, _meta on each request
 )
 
-// legacyVersions are the handshake revisions answered with themselves.
-var legacyVersions = []string{"2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"}
+// handshakeVersions are the revisions an initialize is answered with as asked.
+var handshakeVersions = []string{ProtocolVersion20251125, "2025-06-18", "2025-03-26", "2024-11-05"}
 
 // Version is the module version reported as serverInfo.
 const Version = "0.4.0"
@@ -403,9 +403,9 @@ func revision(m *Message) (modern bool, code int, msg, data string) {
 	switch {
 	case m.MetaVersion.Kind != registry.KindString:
 		return true, codeInvalidParams, `Invalid params: _meta["` + metaVersion + `"] must be a string`, ""
-	case m.MetaVersion.Str != Modern:
+	case m.MetaVersion.Str != ProtocolVersion20260728:
 		w := &writer{}
-		w.raw(`{"supported":["` + Modern + `","` + Legacy + `"],"requested":`).str(m.MetaVersion.Str).raw("}")
+		w.raw(`{"supported":["` + ProtocolVersion20260728 + `","` + ProtocolVersion20251125 + `"],"requested":`).str(m.MetaVersion.Str).raw("}")
 		return false, codeUnsupportedVersion, "Unsupported protocol version", w.String()
 	case m.MetaCapabilities.Kind != registry.KindObject:
 		return true, codeInvalidParams, `Invalid params: _meta["` + metaCapabilities + `"] is required`, ""
@@ -501,7 +501,7 @@ func (s *Server) request(ss *session, id string, m *Message, modern bool) {
 	case method == "subscriptions/listen" && modern:
 		s.listen(ss, id, m)
 	case method == "server/discover", method == "subscriptions/listen":
-		s.fail(ss, id, false, codeInvalidParams, `Invalid params: `+method+` is a `+Modern+` request; it needs _meta["`+metaVersion+`"]`, "")
+		s.fail(ss, id, false, codeInvalidParams, `Invalid params: `+method+` is a `+ProtocolVersion20260728+` request; it needs _meta["`+metaVersion+`"]`, "")
 	default:
 		s.fail(ss, id, modern, codeMethodNotFound, "Method not found: "+method, "")
 	}
@@ -509,8 +509,8 @@ func (s *Server) request(ss *session, id string, m *Message, modern bool) {
 
 func (s *Server) initialize(ss *session, id string, m *Message) {
 	v := m.ProtocolVersion.Str
-	version := Legacy
-	for _, known := range legacyVersions {
+	version := ProtocolVersion20251125
+	for _, known := range handshakeVersions {
 		if v == known {
 			version = v
 		}
@@ -537,7 +537,7 @@ func serverInfo(w *writer) {
 
 func (s *Server) discover(ss *session, id string) {
 	w := &writer{}
-	w.raw(`{"supportedVersions":["` + Modern + `","` + Legacy + `"],"capabilities":` + capabilities + `,"serverInfo":`)
+	w.raw(`{"supportedVersions":["` + ProtocolVersion20260728 + `","` + ProtocolVersion20251125 + `"],"capabilities":` + capabilities + `,"serverInfo":`)
 	serverInfo(w)
 	s.result(ss, id, true, "cache", w.raw("}").String())
 }
