@@ -170,7 +170,7 @@ func exactOrigin(s string) bool {
 	for i < len(s) && (s[i] >= 'a' && s[i] <= 'z' || i > 0 && (s[i] >= '0' && s[i] <= '9' || s[i] == '+' || s[i] == '-' || s[i] == '.')) {
 		i++
 	}
-	if i == 0 || !hasPrefix(s[i:], "://") || len(s) == i+3 {
+	if i == 0 || !registry.HasPrefix(s[i:], "://") || len(s) == i+3 {
 		return false
 	}
 	for _, c := range []byte(s[i+3:]) {

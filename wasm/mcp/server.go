@@ -230,15 +230,13 @@ func (s *Server) Conflict(opt Options) error {
 	switch {
 	case a.Channel == b.Channel:
 		return optionError(p + "an MCP server already serves the channel " + `"` + b.Channel + `"; stop it first or choose another channel`)
-	case a.Sessions && hasPrefix(b.Channel, a.Channel+"/"):
+	case a.Sessions && registry.HasPrefix(b.Channel, a.Channel+"/"):
 		return optionError(p + `the channel "` + b.Channel + `" is a session sub-channel of the server on "` + a.Channel + `" (sessions: true); choose another channel`)
-	case b.Sessions && hasPrefix(a.Channel, b.Channel+"/"):
+	case b.Sessions && registry.HasPrefix(a.Channel, b.Channel+"/"):
 		return optionError(p + `an MCP server serves "` + a.Channel + `", a sub-channel of "` + b.Channel + `"; with sessions: true choose another channel`)
 	}
 	return nil
 }
-
-func hasPrefix(s, p string) bool { return len(s) >= len(p) && s[:len(p)] == p }
 
 func (s *Server) post(ss *session, msg string) { s.host.Post(s.id, ss.name, msg, AttachNone, 0, 0, 0) }
 

@@ -25,7 +25,7 @@ func (r *Registry) Push(id ID, push uint32, res Result, v Value) Outcome {
 		return Dropped
 	}
 	if res == ResultThrew {
-		r.host.Error("modelcontext: get() of "+quote(e.uri)+" failed; nothing was pushed:", v)
+		r.host.Error("modelcontext: get() of "+Quote(e.uri)+" failed; nothing was pushed:", v)
 		return Dropped
 	}
 	if push <= e.handled {
@@ -120,7 +120,7 @@ func (r *Registry) deliver(e *entry, v Value) {
 				continue
 			}
 			if err := r.host.Deliver(s.id, v); err != 0 {
-				r.host.Error("modelcontext: a subscribeResource handler of "+quote(c.uri)+" threw:", err)
+				r.host.Error("modelcontext: a subscribeResource handler of "+Quote(c.uri)+" threw:", err)
 				r.host.Release(err)
 			}
 		}

@@ -512,6 +512,6 @@ func indexOf(es []*entry, e *entry) int {
 	panic("registry: a registration missing from its list")
 }
 
-// quote writes s as a double-quoted string for a message, the way the page
-// author typed it.
-func quote(s string) string { return `"` + s + `"` }
+// Quote writes s as a double-quoted string for a message, the way the page
+// author typed it (without escaping), as the loader's messages do.
+func Quote(s string) string { return `"` + s + `"` }

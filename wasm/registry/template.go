@@ -39,7 +39,7 @@ func NewTemplate(parts []Field) (*Template, error) {
 // Match reports whether uri is an instance of the template and returns the
 // values of its variables.
 func (t *Template) Match(uri string) ([]Param, bool) {
-	if !hasPrefix(uri, t.literals[0]) {
+	if !HasPrefix(uri, t.literals[0]) {
 		return nil, false
 	}
 	rest := uri[len(t.literals[0]):]
@@ -107,7 +107,9 @@ func unhex(c byte) int {
 // The few string functions the matcher needs, here so that the module does
 // not link package strings (and the Unicode tables it brings).
 
-func hasPrefix(s, p string) bool { return len(s) >= len(p) && s[:len(p)] == p }
+// HasPrefix is strings.HasPrefix, for the module's packages (package mcp
+// too), which do not link package strings.
+func HasPrefix(s, p string) bool { return len(s) >= len(p) && s[:len(p)] == p }
 
 func indexByte(s string, c byte) int {
 	for i := 0; i < len(s); i++ {

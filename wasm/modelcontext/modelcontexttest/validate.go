@@ -48,19 +48,19 @@ func (d *descriptor) validate(hasGet, hasWatch bool, r *registration) error {
 		return refused("uri", prefix+`"uri" is required (a string like "state://cart")`)
 	}
 	bad := func(field, what string) error {
-		return refused(field, prefix+quote(field)+" "+what+" ("+key+" "+quote(*id)+")")
+		return refused(field, prefix+registry.Quote(field)+" "+what+" ("+key+" "+registry.Quote(*id)+")")
 	}
 	switch {
 	case *id == "":
-		return refused(key, prefix+quote(key)+" must not be empty")
+		return refused(key, prefix+registry.Quote(key)+" must not be empty")
 	case !scheme.MatchString(*id):
-		return refused(key, prefix+quote(key)+" "+quote(*id)+` has no scheme; write it like "state://cart"`)
+		return refused(key, prefix+registry.Quote(key)+" "+registry.Quote(*id)+` has no scheme; write it like "state://cart"`)
 	}
 	r.key = *id
 	if key == "uriTemplate" {
 		parts, problem := splitTemplate(*id)
 		if problem != "" {
-			return refused(key, prefix+`"uriTemplate" `+quote(*id)+" "+problem)
+			return refused(key, prefix+`"uriTemplate" `+registry.Quote(*id)+" "+problem)
 		}
 		fields := make([]registry.Field, len(parts))
 		for i, s := range parts {
@@ -68,7 +68,7 @@ func (d *descriptor) validate(hasGet, hasWatch bool, r *registration) error {
 		}
 		t, err := registry.NewTemplate(fields)
 		if err != nil {
-			return refused(key, prefix+`"uriTemplate" `+quote(*id)+" "+err.Error())
+			return refused(key, prefix+`"uriTemplate" `+registry.Quote(*id)+" "+err.Error())
 		}
 		r.template = t
 	}
@@ -140,7 +140,7 @@ func badIcon(icon modelcontext.Icon) (field, what string) {
 	case icon.Src == "":
 		return "src", "must not be empty"
 	case m != nil && !strings.EqualFold(m[1], "https") && !strings.EqualFold(m[1], "data"):
-		return "src", "must be an https: or data: URL, or a path, got " + quote(icon.Src)
+		return "src", "must be an https: or data: URL, or a path, got " + registry.Quote(icon.Src)
 	case icon.Theme != "" && icon.Theme != "light" && icon.Theme != "dark":
 		return "theme", `must be "light" or "dark"`
 	}
@@ -150,10 +150,6 @@ func badIcon(icon modelcontext.Icon) (field, what string) {
 // isoDate is the loader's test of an ISO 8601 date: a year, a month from 01
 // to 12 and a day from 01 to 31, then a time or nothing.
 var isoDate = regexp.MustCompile(`^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])([Tt]|$)`)
-
-// quote writes s between double quotes, as the loader's messages do
-// (without escaping: the page author sees what they typed).
-func quote(s string) string { return `"` + s + `"` }
 
 func refused(field, msg string) error {
 	return &modelcontext.Error{Name: "TypeError", Message: msg, Field: field}
