@@ -39,7 +39,7 @@ function awaitMessages(channel, allowed, parent) {
   if (state !== LOADING) return [];
   const strings = (/** @type {any} */ l) => Array.isArray(l) && l.length > 0 && l.every((o) => typeof o === "string");
   /** @type {EarlyChannel[]} */
-  const added = [{ channel, origins: strings(allowed) ? allowed.slice() : [location.origin], win: window, parent: false }];
+  const added = [{ channel, origins: strings(allowed) ? allowed.slice() : [pageOrigin()], win: window, parent: false }];
   if (strings(parent)) {
     if (window.parent !== window) added.push({ channel: PARENT_CHANNEL, origins: parent.slice(), win: window.parent, parent: true });
     else if (debugOn()) debugLine(`serveMCP: this page is not in a frame (window.parent is the window itself), so it serves no parent on "${PARENT_CHANNEL}"`);
@@ -71,6 +71,15 @@ function announce(e, payload) {
       e.win.postMessage(envelope, o);
     } catch {} // not an origin: Go refuses the option when the module runs
   }
+}
+
+/**
+ * pageOrigin is the origin of the page's document, which its own messages
+ * carry: for an about:srcdoc or about:blank frame the one it inherited,
+ * where location.origin says "null".
+ */
+function pageOrigin() {
+  return typeof origin === "string" ? origin : location.origin;
 }
 
 /**

@@ -314,7 +314,7 @@ function base64(bytes) {
  * @param {{id: number, stopped: boolean}} handle
  */
 function serveNow(options, handle) {
-  handle.id = internal(ex.mc_mcp_start(encodeExtracts(optionFields, { options, origin: location.origin })));
+  handle.id = internal(ex.mc_mcp_start(encodeExtracts(optionFields, { options, origin: pageOrigin() })));
 }
 
 /**
