@@ -194,7 +194,7 @@ if (!(/** @type {any} */ (globalThis)).__MODELCONTEXT_DEVTOOLS_HOOK__) {
         }
         case "register":
         case "replace":
-          if (type === "replace") lastSent.delete(f.uri); // the baseline is cleared (SPEC §3)
+          if (type === "replace") lastSent.delete(f.uri); // the baseline is cleared (wasm/CONTRACT.md §3)
           record(type, { uri: f.uri, template: !!f.template, frame: !!f.frame, descriptor: preview(f.descriptor) });
           return;
         case "attach":

@@ -21,7 +21,7 @@ const devtools = { hook: null, why: "" };
  * inspectAttach makes hook the listener (null detaches) and returns what
  * the panel lists at once: the resources and templates as listed, the boot
  * state and the debug switch. Listing here starts nothing: it is not a
- * consumer contact (SPEC §2.1).
+ * consumer contact (wasm/CONTRACT.md §2.1).
  * @param {any} hook
  */
 function inspectAttach(hook) {

@@ -1,4 +1,4 @@
-// modelcontext/react: React hooks over the modelcontext module (SPEC §9).
+// modelcontext/react: React hooks over the modelcontext module (README.md, Frameworks).
 //
 // A thin skin: every rule (validation, replacement, de-duplication, events)
 // is the module's; the hooks only tie a registration and a subscription to a
@@ -46,7 +46,7 @@ function json(v) {
 }
 
 // aborted is the signal registerResource is given to validate without
-// registering: an already-aborted signal registers nothing (SPEC §3).
+// registering: an already-aborted signal registers nothing (wasm/CONTRACT.md §3).
 let aborted;
 
 /**

@@ -301,7 +301,7 @@ func openSpoof(t *testing.T, nonce string) *browsertest.Tab {
 }
 
 // TestDeclarativeSpoof: what visitors write never becomes a resource nor
-// replaces the author's (SPEC §8.1, §10). Each case fails without its guard:
+// replaces the author's (wasm/CONTRACT.md §8.1, SECURITY.md). Each case fails without its guard:
 // the strict scope (a visitor's <main> matches the selector itself), the
 // nonce, and markup never replacing a registered uri.
 func TestDeclarativeSpoof(t *testing.T) {

@@ -11,7 +11,7 @@ import (
 	"github.com/modelcontext-go/modelcontext/wasm/internal/browsertest"
 )
 
-// The guards of SPEC §10 on messages: a message from a window the module
+// The guards of SECURITY.md on messages: a message from a window the module
 // does not serve, or from an origin it does not allow, is dropped before
 // anything of it is read; an allowed message over 1 MiB of text is answered
 // with -32600 and not copied into Go. Each scenario ends with a round trip
