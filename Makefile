@@ -281,7 +281,7 @@ test-relay: build build-test test-deps relay-tools extension
 	CHROMIUM="$(BIN)/chromium" $(GO) test -race -count=1 ./wasm/relay/... ./wasm/cmd/relay/...
 
 # devtools-screenshot: the DevTools panel on the demo (wasm/relay's
-# TestDevToolsPanel), written to testdata/devtools/ for the README.
+# TestDevToolsPanel), written to testdata/devtools/ for js/extension/README.md.
 .PHONY: devtools-screenshot
 devtools-screenshot: build build-test test-deps extension
 	DEVTOOLS_SCREENSHOT_DIR="$(CURDIR)/testdata/devtools" CHROMIUM="$(BIN)/chromium" $(GO) test -count=1 -run '^TestDevToolsPanel$$' ./wasm/relay/
@@ -301,7 +301,7 @@ extension: dist/extension/manifest.json
 
 dist/extension/manifest.json: $(EXTENSION_SOURCES)
 	@rm -rf dist/extension && mkdir -p dist/extension
-	cp $(filter-out js/extension/manifest.json,$(EXTENSION_SOURCES)) dist/extension/
+	cp $(filter-out js/extension/manifest.json js/extension/README.md,$(EXTENSION_SOURCES)) dist/extension/
 	sed 's|"version": "\([^"]*\)",|"version": "\1", "version_name": "\1 ($(shell git describe --always --dirty 2>/dev/null || echo unknown))",|' js/extension/manifest.json > $@
 
 native-host: extension
