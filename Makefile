@@ -1,6 +1,12 @@
 # The two front doors: `make demo` serves the demo on 127.0.0.1, `make test`
 # runs every test (installing Chromium and wasmbrowsertest when missing).
 SHELL    := /bin/bash
+# TIMES=file records each recipe line's wall time and target in file
+# (testdata/timed-shell.sh); testdata/times.sh sums it by target.
+TIMES    ?=
+ifneq ($(TIMES),)
+SHELL     = $(CURDIR)/testdata/timed-shell.sh $(abspath $(TIMES)) target=$@
+endif
 GO       ?= go
 GOROOT   := $(shell $(GO) env GOROOT)
 WASM_EXEC := $(GOROOT)/lib/wasm/wasm_exec.js
@@ -122,7 +128,7 @@ $(BIN)/chromium: testdata/chromium-wrapper.sh
 	@mkdir -p $(BIN)
 	@if ! command -v chromium >/dev/null 2>&1 && [ ! -x /usr/bin/chromium ]; then \
 		echo "installing Chromium from Debian's packages"; \
-		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
+		apt-get -o DPkg::Lock::Timeout=600 update -qq && DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -qq chromium >/dev/null; \
 	fi
 	cp testdata/chromium-wrapper.sh $@ && chmod +x $@
 
