@@ -1,0 +1,93 @@
+package docs
+
+import (
+	"strings"
+	"testing"
+)
+
+const sample = "# Title\n\n<!-- example: tag -->\n```html\n<script></script>\n```\n\n```js\nrun();\n```\n\n## Next\n\n```js\nlater();\n```\n"
+
+func TestFind(t *testing.T) {
+	d, err := Parse("a.md", sample)
+	if err != nil {
+		t.Fatal(err)
+	}
+	html, err := Find([]*Doc{d}, "tag", "html")
+	if err != nil || html.Text != "<script></script>\n" || html.Line != 4 {
+		t.Errorf("html block: %+v, %v", html, err)
+	}
+	js, err := Find([]*Doc{d}, "tag", "js")
+	if err != nil || js.Text != "run();\n" {
+		t.Errorf("js block: %+v, %v", js, err)
+	}
+	// A block past the next heading is not the example's.
+	if _, err := Find([]*Doc{d}, "tag", "ts"); err == nil {
+		t.Error("found a ts block that is not there")
+	}
+	if _, err := Find([]*Doc{d}, "missing", ""); err == nil {
+		t.Error("found an example nobody marked")
+	}
+	other, _ := Parse("b.md", sample)
+	if _, err := Find([]*Doc{d, other}, "tag", "html"); err == nil || !strings.Contains(err.Error(), "both") {
+		t.Errorf("a marker in two files: %v", err)
+	}
+}
+
+func TestParseRefuses(t *testing.T) {
+	for name, text := range map[string]string{
+		"unclosed":  "```js\nrun();\n",
+		"no block":  "<!-- example: x -->\ntext\n",
+		"two marks": "<!-- example: x -->\n```js\n```\n<!-- example: x -->\n```js\n```\n",
+	} {
+		if _, err := Parse("a.md", text); err == nil {
+			t.Errorf("%s: parsed", name)
+		}
+	}
+}
+
+func TestAnchors(t *testing.T) {
+	d, _ := Parse("a.md", "# The browser's own agent\n## From a Go program: `wasm/serve`\n## Errors\n## Errors\n```sh\n# not a heading\n```\n")
+	got := d.Anchors()
+	for _, want := range []string{"the-browsers-own-agent", "from-a-go-program-wasmserve", "errors", "errors-1"} {
+		if !got[want] {
+			t.Errorf("no anchor %q in %v", want, got)
+		}
+	}
+	if got["not-a-heading"] {
+		t.Error("a comment in a code block became a heading")
+	}
+}
+
+// TestLinks: every relative link in the repository's Markdown files names a
+// file that exists and, with an anchor, a heading that file has.
+func TestLinks(t *testing.T) {
+	docs, err := All()
+	if err != nil {
+		t.Fatal(err)
+	}
+	root, _ := Root()
+	for _, b := range BrokenLinks(root, docs) {
+		t.Error(b)
+	}
+}
+
+// TestMarkers: every example marker names one example in the whole
+// repository, and has a code block after it.
+func TestMarkers(t *testing.T) {
+	docs, err := All()
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, d := range docs {
+		for name := range d.markers {
+			n++
+			if _, err := Find(docs, name, ""); err != nil {
+				t.Error(err)
+			}
+		}
+	}
+	if n == 0 {
+		t.Error("no example markers at all")
+	}
+}
