@@ -1,4 +1,4 @@
-// modelcontext/react: React hooks over the modelcontext module (README.md, Frameworks).
+// modelcontext/react: React hooks over the modelcontext module (js/FRAMEWORKS.md).
 //
 // A thin skin: every rule (validation, replacement, de-duplication, events)
 // is the module's; the hooks only tie a registration and a subscription to a

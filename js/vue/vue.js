@@ -1,4 +1,4 @@
-// modelcontext/vue: Vue composables over the modelcontext module (README.md, Frameworks).
+// modelcontext/vue: Vue composables over the modelcontext module (js/FRAMEWORKS.md).
 //
 // A thin skin: every rule (validation, replacement, de-duplication, events)
 // is the module's; the composables only tie a registration and a

@@ -1,6 +1,6 @@
 // Compiled with tsc --noEmit --strict by `make types`: the API as page code
 // uses it, typed against js/modelcontext.d.ts. A change to the types that
-// breaks a page author's code breaks this file. (The READMEs' own examples are
+// breaks a page author's code breaks this file. (The docs' own examples are
 // compiled as written from the READMEs: tsconfig.readme.json.)
 import type { ResourceInfo, ResourceTemplateInfo, MCPServer } from "../../js/modelcontext";
 

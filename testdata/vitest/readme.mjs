@@ -1,9 +1,7 @@
-// readme.mjs writes the README's Vitest example (the block after
+// readme.mjs writes the guide's Vitest example (the block after
 // "<!-- example: vitest -->") to test/readme.test.js, as written, for
 // make test-node to run.
-import { readFileSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
+import { example } from "../docs.mjs";
 
-const readme = readFileSync(new URL("../../README.md", import.meta.url), "utf8");
-const m = /<!-- example: vitest -->\n```js\n([\s\S]*?)```/.exec(readme);
-if (!m) throw new Error("README.md has no <!-- example: vitest --> ```js block");
-writeFileSync(new URL("test/readme.test.js", import.meta.url), m[1]);
+writeFileSync(new URL("test/readme.test.js", import.meta.url), example("vitest", "js").text);

@@ -1,6 +1,6 @@
 // Each project runs a page author's tests in one of Vitest's environments:
 // node (no document: the module registers nowhere) and the two DOMs in
-// Node.js (the module runs Go). test/readme.test.js is the README's example
+// Node.js (the module runs Go). test/readme.test.js is js/FRAMEWORKS.md's example
 // (readme.mjs writes it), which names its own environment.
 import { defineConfig } from "vitest/config";
 

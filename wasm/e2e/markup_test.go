@@ -241,7 +241,7 @@ func TestSettledPushes(t *testing.T) {
 // would see there.
 func TestREADMEDeclarativeExample(t *testing.T) {
 	requireImpl(t, "wasm")
-	example := readmeBlock(t, "html", `<script src="/static/modelcontext.js" data-declarative`, "")
+	example := docBlock(t, "declarative", "html")
 	browsertest.SharedServer(t).Handle("/readme-declarative.html", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		io.WriteString(w, "<!doctype html>\n<meta charset=utf-8>\n<title>README</title>\n<script src=\"/harness.js\"></script>\n"+example)
 	}))
@@ -330,7 +330,7 @@ return {list: mc.getResources().map((d) => d.uri), product: await mc.readResourc
 // scope but without the nonce, is not a resource.
 func TestREADMENonceExample(t *testing.T) {
 	requireImpl(t, "wasm")
-	example := readmeBlock(t, "html", `<script nonce=`, "")
+	example := docBlock(t, "nonce", "html")
 	browsertest.SharedServer(t).Handle("/readme-nonce.html", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		io.WriteString(w, "<!doctype html>\n<meta charset=utf-8>\n<title>README</title>\n<script src=\"/harness.js\"></script>\n"+example)
 	}))

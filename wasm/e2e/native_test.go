@@ -349,10 +349,10 @@ return {listed, read, after, unhandled: await W.unhandledSoFar(), errors: H.mine
 
 // TestREADMENativeConsole runs the README's console example for the
 // browser's own agent as written (in an async function, as the console runs
-// top-level await) on Chromium's WebMCP, on a page with the README's cart,
+// top-level await) on Chromium's WebMCP, on a page with the README's cart (five lines),
 // and checks what its last call answers.
 func TestREADMENativeConsole(t *testing.T) {
-	example := readmeBlock(t, "js", "", "native-console")
+	example := docBlock(t, "native-console", "js")
 	last := strings.LastIndex(example, "await mc.executeTool(")
 	if last < 0 {
 		t.Fatalf("the README's console example has no executeTool call:\n%s", example)

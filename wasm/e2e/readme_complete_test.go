@@ -19,7 +19,7 @@ import (
 // which must print the ids the README says.
 func TestREADMECompletionExample(t *testing.T) {
 	requireImpl(t, "wasm")
-	template := stripTypes(t, readmeBlock(t, "ts", "", "completion"))
+	template := stripTypes(t, docBlock(t, "completion", "ts"))
 	dir := filepath.Join(browsertest.RepoRoot(), "testdata", "mcpclient")
 	esbuild := filepath.Join(dir, "node_modules", ".bin", "esbuild")
 	if _, err := os.Stat(esbuild); err != nil {
@@ -27,7 +27,7 @@ func TestREADMECompletionExample(t *testing.T) {
 	}
 	cmd := exec.Command(esbuild, "--bundle", "--format=esm", "--target=es2022", "--log-level=warning")
 	cmd.Dir = dir
-	cmd.Stdin = strings.NewReader(readmeBlock(t, "js", "", "completion-client") + "\nwindow.__done = true;\n")
+	cmd.Stdin = strings.NewReader(docBlock(t, "completion-client", "js") + "\nwindow.__done = true;\n")
 	var out, errOut bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errOut
 	if err := cmd.Run(); err != nil {

@@ -16,7 +16,7 @@ import (
 // listener must print the courier's resource after the page's own.
 func TestREADMEConnectFrameExample(t *testing.T) {
 	requireImpl(t, "wasm")
-	example := readmeBlock(t, "js", "", "frame-connect")
+	example := docBlock(t, "frame-connect", "js")
 	srv := browsertest.SharedServer(t)
 	parentOrigin := srv.URL("")
 	child := browsertest.NewServer(func(mux *http.ServeMux) {

@@ -22,9 +22,9 @@ import (
 func TestREADMEFramesExample(t *testing.T) {
 	requireImpl(t, "wasm")
 	requireMCPBundles(t)
-	tag := readmeBlock(t, "html", "", "frame-child")
-	call := readmeBlock(t, "js", "", "frame-child")
-	client := readmeBlock(t, "js", "", "frame-parent")
+	tag := docBlock(t, "frame-child", "html")
+	call := docBlock(t, "frame-child", "js")
+	client := docBlock(t, "frame-parent", "js")
 	srv := browsertest.SharedServer(t)
 	parentOrigin := srv.URL("")
 	const register = `<script>

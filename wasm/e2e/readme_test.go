@@ -11,47 +11,25 @@ import (
 	"testing"
 
 	"github.com/modelcontext-go/modelcontext/wasm/internal/browsertest"
+	"github.com/modelcontext-go/modelcontext/wasm/internal/docs"
 )
 
-// The README's examples, run as written: each test takes a code block out
-// of README.md and runs it in a page the way a new user would.
+// The guides' examples, run as written: each test takes a code block out of
+// the Markdown file that holds it and runs it in a page the way a new user
+// would.
 
-// readmeBlock returns the first code block of README.md whose fence opens
-// with "```"+lang and whose first line starts with first (any line if
-// first is empty), or the block that follows the marker comment
-// "<!-- example: name -->" when marker is set.
-func readmeBlock(t *testing.T, lang, first, marker string) string {
+// docBlock returns the first ```lang block after "<!-- example: name -->",
+// in whichever Markdown file of the repository holds that marker.
+func docBlock(t *testing.T, name, lang string) string {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join(browsertest.RepoRoot(), "README.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	text := string(b)
-	if marker != "" {
-		_, after, ok := strings.Cut(text, "<!-- example: "+marker+" -->\n")
-		if !ok {
-			t.Fatalf("README.md has no <!-- example: %s --> marker", marker)
-		}
-		text = after
-	}
-	for rest := text; ; {
-		_, after, ok := strings.Cut(rest, "```"+lang+"\n")
-		if !ok {
-			t.Fatalf("README.md has no ```%s block starting with %q", lang, first)
-		}
-		block, next, _ := strings.Cut(after, "```")
-		if strings.HasPrefix(block, first) {
-			return block
-		}
-		rest = next
-	}
+	return docs.Example(t, name, lang).Text
 }
 
 // TestREADMEExample pastes the README's first html example into a page and
 // checks that an agent sees the resource it registers.
 func TestREADMEExample(t *testing.T) {
 	requireImpl(t, "wasm")
-	example := readmeBlock(t, "html", "", "")
+	example := docBlock(t, "five-lines", "html")
 	browsertest.SharedServer(t).Handle("/readme-example.html", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		io.WriteString(w, "<!doctype html>\n<meta charset=utf-8>\n<script src=\"/harness.js\"></script>\n"+example)
 	}))
@@ -80,8 +58,8 @@ const readmeAgentWant = `{"list": [{"uri": "state://cart", "name": "cart", "desc
 // and make test-package type-check both.
 func TestREADMEImportExample(t *testing.T) {
 	requireImpl(t, "wasm")
-	example := readmeBlock(t, "ts", `import { registerResource } from "modelcontext";`, "")
-	agent := readmeBlock(t, "ts", "const mc = document.modelContext;", "")
+	example := docBlock(t, "five-lines", "ts")
+	agent := docBlock(t, "agent-sees", "ts")
 	module := stripTypes(t, example+`
 window.cart = cart;
 window.listeners = listeners;
@@ -134,7 +112,7 @@ func stripTypes(t *testing.T, ts string) string {
 // and checks the client printed the list and the change.
 func TestREADMEMCPClientExample(t *testing.T) {
 	requireImpl(t, "wasm")
-	example := readmeBlock(t, "js", "", "mcp-client")
+	example := docBlock(t, "mcp-client", "js")
 	dir := filepath.Join(browsertest.RepoRoot(), "testdata", "mcpclient")
 	esbuild := filepath.Join(dir, "node_modules", ".bin", "esbuild")
 	if _, err := os.Stat(esbuild); err != nil {
@@ -150,7 +128,7 @@ func TestREADMEMCPClientExample(t *testing.T) {
 		t.Fatalf("bundling the README's MCP client example: %v\n%s", err, errOut.String())
 	}
 	bundle := out.String()
-	html := readmeBlock(t, "html", "", "")
+	html := docBlock(t, "five-lines", "html")
 	srv := browsertest.SharedServer(t)
 	srv.Handle("/readme-client.js", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/javascript")

@@ -9,7 +9,7 @@ import (
 
 // wasm/CONTRACT.md §3 (invalid descriptor → TypeError naming field and uri;
 // nothing registered; an existing registration untouched) with the exact
-// messages of the README's Errors table, including their order of
+// messages of js/GUIDE.md's Errors table, including their order of
 // precedence.
 
 const regPrefix = "modelcontext: registerResource: "

@@ -202,7 +202,7 @@ func jsonText(v any) string {
 
 func equal(a, b []string) bool { return jsonText(a) == jsonText(b) }
 
-// checkCart drives a page that holds only the README's cart example: one
+// checkCart drives a page that holds only js/FRAMEWORKS.md's cart example: one
 // button that adds an item, and one paragraph that shows what an agent in
 // the page sees (shown(n) is its text with n items).
 func checkCart(t *testing.T, url string, shown func(n int) string) *page {

@@ -113,7 +113,7 @@ func TestReact(t *testing.T) {
 	}
 }
 
-// TestReactREADME runs the README's React examples as written (Cart and
+// TestReactREADME runs js/FRAMEWORKS.md's React examples as written (Cart and
 // AgentPanel, in StrictMode), built for production and for development.
 func TestReactREADME(t *testing.T) {
 	dir := appDir("vite-react")

@@ -9,10 +9,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/modelcontext-go/modelcontext/wasm/internal/browsertest"
+	"github.com/modelcontext-go/modelcontext/wasm/internal/docs"
 )
 
-// recipe is a store recipe of the README (its code block after
+// recipe is a store recipe of js/FRAMEWORKS.md (its code block after
 // `<!-- example: name -->`) and how the test changes its store: change is
 // JavaScript run after the block, with %q the item to add; want are the
 // values after the first and the second change.
@@ -28,26 +28,6 @@ var recipes = []recipe{
 	{"pinia", "state://pinia-cart", `cart.add(%q)`, [2]string{`{"items":["a"]}`, `{"items":["a","b"]}`}},
 	{"nanostores", "state://nanostores-cart", `add(%q)`, [2]string{`["a"]`, `["a","b"]`}},
 	{"preact-signal", "state://signal-cart", `add(%q)`, [2]string{`["a"]`, `["a","b"]`}},
-}
-
-// readmeBlock returns the code block of README.md right after its
-// `<!-- example: name -->` marker.
-func readmeBlock(t *testing.T, name string) string {
-	t.Helper()
-	b, err := os.ReadFile(filepath.Join(browsertest.RepoRoot(), "README.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, after, ok := strings.Cut(string(b), "<!-- example: "+name+" -->\n```")
-	if !ok {
-		t.Fatalf("README.md has no code block right after <!-- example: %s -->", name)
-	}
-	_, after, _ = strings.Cut(after, "\n")
-	block, _, ok := strings.Cut(after, "```")
-	if !ok {
-		t.Fatalf("README.md: the block after <!-- example: %s --> never closes", name)
-	}
-	return block
 }
 
 // harness runs after a recipe's block, in the same module: it reads the
@@ -83,7 +63,7 @@ globalThis.recipe$ = (async () => {
 })();
 `
 
-// TestStoreRecipes bundles each store recipe of the README, as written, with
+// TestStoreRecipes bundles each store recipe of js/FRAMEWORKS.md, as written, with
 // the stores app's esbuild and runs it in Chromium: the store is listed, the
 // value read holds no function (the store's actions stay out), and each
 // change of the store pushes once.
@@ -93,10 +73,10 @@ func TestStoreRecipes(t *testing.T) {
 	esbuild := filepath.Join(dir, "node_modules", ".bin", "esbuild")
 	for _, r := range recipes {
 		t.Run(r.name, func(t *testing.T) {
-			src := readmeBlock(t, r.name) + fmt.Sprintf(harness, r.uri, fmt.Sprintf(r.change, "a"), fmt.Sprintf(r.change, "b"))
+			src := docs.Example(t, r.name, "").Text + fmt.Sprintf(harness, r.uri, fmt.Sprintf(r.change, "a"), fmt.Sprintf(r.change, "b"))
 			site := t.TempDir()
 			// esbuild leaves new URL("modelcontext.wasm", import.meta.url) as it
-			// is: the .wasm goes beside the bundle (README, Bundlers).
+			// is: the .wasm goes beside the bundle (js/FRAMEWORKS.md, Bundlers).
 			cmd := exec.Command(esbuild, "--bundle", "--format=esm", "--log-level=warning",
 				"--define:process.env.NODE_ENV=\"production\"", "--outfile="+filepath.Join(site, "main.js"))
 			cmd.Dir = dir

@@ -88,7 +88,7 @@ func TestVue(t *testing.T) {
 	p.noErrors()
 }
 
-// TestVueREADME runs the README's Vue example as written.
+// TestVueREADME runs js/FRAMEWORKS.md's Vue example as written.
 func TestVueREADME(t *testing.T) {
 	dir := appDir("vite-vue")
 	installedPackage(t, dir)

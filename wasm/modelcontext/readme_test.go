@@ -222,33 +222,6 @@ func TestReadmeAsAGoDeveloper(t *testing.T) {
 	}
 }
 
-// TestTheREADMEShowsTheGuide: the Go code in the repository README's "From
-// Go" section is the guide's, in excerpts (so that it is built and tested
-// by TestReadmeAsAGoDeveloper).
-func TestTheREADMEShowsTheGuide(t *testing.T) {
-	b, err := os.ReadFile(filepath.Join(browsertest.RepoRoot(), "README.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, section, ok := strings.Cut(string(b), "\n## From Go\n")
-	if !ok {
-		t.Fatal(`README.md has no "## From Go" section`)
-	}
-	section, _, _ = strings.Cut(section, "\n## ")
-	guide := readmeBlock(t, "go", 0) + readmeBlock(t, "go", 2) // main.go, main_test.go
-	blocks := regexp.MustCompile("(?s)```go\n(.*?)```").FindAllStringSubmatch(section, -1)
-	if len(blocks) == 0 {
-		t.Fatal(`README.md's "From Go" section has no Go code`)
-	}
-	for _, m := range blocks {
-		for _, part := range strings.Split(m[1], "\t// ...\n") {
-			if !strings.Contains(guide, part) {
-				t.Errorf("README.md's \"From Go\" shows code that is not in wasm/modelcontext/README.md's example:\n%s", part)
-			}
-		}
-	}
-}
-
 func equalJSON(a, b any) bool {
 	x, err1 := json.Marshal(a)
 	y, err2 := json.Marshal(b)

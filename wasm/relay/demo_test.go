@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/modelcontext-go/modelcontext/wasm/internal/browsertest"
+	"github.com/modelcontext-go/modelcontext/wasm/internal/docs"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -86,22 +87,6 @@ func serveDemo(t *testing.T) string {
 	return demo
 }
 
-// readmeExample returns the ```sh block that follows the marker comment
-// "<!-- example: name -->" in the repository's file path.
-func readmeExample(t *testing.T, path, name string) string {
-	t.Helper()
-	b, err := os.ReadFile(filepath.Join(browsertest.RepoRoot(), path))
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, after, ok := strings.Cut(string(b), "<!-- example: "+name+" -->\n```sh\n")
-	if !ok {
-		t.Fatalf("%s has no ```sh block after <!-- example: %s -->", path, name)
-	}
-	block, _, _ := strings.Cut(after, "```")
-	return block
-}
-
 // replaceAll replaces each old (which must occur in s) by its new.
 func replaceAll(t *testing.T, s string, oldnew ...string) string {
 	t.Helper()
@@ -167,30 +152,20 @@ func cartText(v map[string]any) string {
 	return text
 }
 
-// TestREADMEWalkthrough runs the README's terminal walkthrough of the relay
+// TestREADMEWalkthrough runs the relay guide's terminal walkthrough of the relay
 // as written, against the demo (served as make demo serves it, on a port of
 // its own instead of 8080): the stdio block (go build, make relay-tools,
 // the Inspector's CLI starting the relay for a list and a read), then the
-// relay over HTTP and the Inspector's CLI with the URL it printed. The
-// relay's README gives the same commands.
+// relay over HTTP and the Inspector's CLI with the URL it printed.
 func TestREADMEWalkthrough(t *testing.T) {
 	requireBuild(t)
 	demo := serveDemo(t)
 	bin := filepath.Join(t.TempDir(), "relay")
 	const readmeURL = "http://127.0.0.1:8080/"
 
-	stdio := readmeExample(t, "README.md", "relay-stdio")
-	httpRelay := readmeExample(t, "README.md", "relay-http")
-	httpClient := readmeExample(t, "README.md", "relay-http-client")
-	relayReadme, err := os.ReadFile(filepath.Join(browsertest.RepoRoot(), "wasm", "cmd", "relay", "README.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, block := range []string{stdio, httpRelay, httpClient} {
-		if !strings.Contains(string(relayReadme), "```sh\n"+block+"```") {
-			t.Errorf("wasm/cmd/relay/README.md does not give README.md's commands:\n%s", block)
-		}
-	}
+	stdio := docs.Example(t, "relay-stdio", "sh").Text
+	httpRelay := docs.Example(t, "relay-http", "sh").Text
+	httpClient := docs.Example(t, "relay-http-client", "sh").Text
 
 	out, errOut := bash(t, replaceAll(t, stdio, "go build -o relay", "go build -o "+bin, " ./relay ", " "+bin+" ", readmeURL, demo))
 	vs := jsonValues(t, out)

@@ -1,7 +1,7 @@
 import { defineConfig } from "vite";
 import react from "@vitejs/plugin-react";
 
-// The sample app (index.html), the README's examples (readme.html) and the
+// The sample app (index.html), js/FRAMEWORKS.md's examples (readme.html) and the
 // page of wasm/frameworks' TestPushCost (bench.html).
 export default defineConfig({
   plugins: [react()],

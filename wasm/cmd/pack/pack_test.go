@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/modelcontext-go/modelcontext/wasm/internal/docs"
 	"github.com/modelcontext-go/modelcontext/wasm/mcp"
 )
 
@@ -177,22 +178,6 @@ func TestPack(t *testing.T) {
 	}
 }
 
-// readmeInstall returns the block that follows "<!-- example: install -->"
-// in README.md: the install commands.
-func readmeInstall(t *testing.T) string {
-	t.Helper()
-	b, err := os.ReadFile(filepath.Join(root, "README.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, after, ok := strings.Cut(string(b), "<!-- example: install -->\n```sh\n")
-	if !ok {
-		t.Fatal("README.md has no ```sh block after <!-- example: install -->")
-	}
-	block, _, _ := strings.Cut(after, "```")
-	return block
-}
-
 // TestREADMEInstall runs README.md's install commands as written, from the
 // checkout, with a fresh app folder for "/path/to/your-app": make pack, then
 // npm install of the tarball. The app then has the package, at this version,
@@ -202,7 +187,7 @@ func TestREADMEInstall(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs make pack and npm install")
 	}
-	block := readmeInstall(t)
+	block := docs.Example(t, "install", "sh").Text
 	if pkg, err := os.ReadFile(filepath.Join(root, "js", "README.md")); err != nil {
 		t.Fatal(err)
 	} else if !strings.Contains(string(pkg), "```sh\n"+block+"```") {

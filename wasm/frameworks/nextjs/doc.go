@@ -1,6 +1,6 @@
 // Package nextjs holds the browser tests of the Next.js sample app in
 // testdata/frameworks/next: an App Router page whose client component imports
-// modelcontext at top level, as README.md's Next.js example shows.
+// modelcontext at top level, as js/FRAMEWORKS.md's Next.js example shows.
 //
 // `make test-next` installs the app's locked dependencies and the fresh
 // tarball, builds the app with Turbopack (.next/) and with webpack

@@ -22,6 +22,7 @@ import (
 	"time"
 
 	"github.com/modelcontext-go/modelcontext/wasm/internal/browsertest"
+	"github.com/modelcontext-go/modelcontext/wasm/internal/docs"
 )
 
 func TestMain(m *testing.M) { os.Exit(browsertest.Main(m, nil)) }
@@ -43,29 +44,17 @@ func appDir() string {
 	return filepath.Join(browsertest.RepoRoot(), "testdata", "frameworks", "next")
 }
 
-// TestREADMEExample: the app's client component is README.md's Next.js
+// TestREADMEExample: the app's client component is the guide's Next.js
 // example, byte for byte, so the example is what the other tests build.
 func TestREADMEExample(t *testing.T) {
-	b, err := os.ReadFile(filepath.Join(browsertest.RepoRoot(), "README.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	const marker = "<!-- example: next-client -->\n```tsx\n"
-	_, after, ok := strings.Cut(string(b), marker)
-	if !ok {
-		t.Fatalf("README.md has no %q", marker)
-	}
-	block, _, ok := strings.Cut(after, "```")
-	if !ok {
-		t.Fatal("README.md's next-client example never closes")
-	}
+	block := docs.Example(t, "next-client", "tsx")
 	file := filepath.Join(appDir(), "app", "clicks.tsx")
 	got, err := os.ReadFile(file)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if string(got) != block {
-		t.Errorf("%s is not README.md's next-client example; copy the README block into it (or the other way round)", file)
+	if string(got) != block.Text {
+		t.Errorf("%s is not %s's next-client example (line %d); copy the block into it (or the other way round)", file, block.File, block.Line)
 	}
 }
 
@@ -360,7 +349,7 @@ func checkPage(t *testing.T, srv *server, timeout time.Duration, wantWasm string
 	}
 	tab.Eval(`window.testPushes = [];
 		document.modelContext.addEventListener("resourceupdated", (e) => testPushes.push(e.detail)); true`, nil)
-	// Three clicks on the README's component, then two on the one with
+	// Three clicks on the guide's component, then two on the one with
 	// useResource (app/likes.tsx).
 	var want []push
 	for i, button := range []string{"main button", "main button", "main button", "#like", "#like"} {

@@ -1,5 +1,5 @@
-// The README's Vue example, as written (npm run build writes it into
-// src/readme/ from README.md).
+// js/FRAMEWORKS.md's Vue example, as written (npm run build writes it into
+// src/readme/ from js/FRAMEWORKS.md).
 import { createApp } from "vue";
 import Cart from "./readme/Cart.vue";
 
