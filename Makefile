@@ -199,7 +199,7 @@ FUZZ_TARGETS := wasm/registry:FuzzDecodeRegistration wasm/registry:FuzzTemplateM
 # test-host also runs each benchmark of the core once (-benchtime 1x), so
 # that one whose expectations went stale fails here, not in make bench.
 test-host:
-	$(GO) test -race -count=1 ./wasm/registry/... ./wasm/mcp/... ./wasm/seam/... ./wasm/cmd/jsbuild/... ./wasm/internal/stats/... ./wasm/internal/docs/...
+	$(GO) test -race -count=1 ./wasm/registry/... ./wasm/mcp/... ./wasm/abi/... ./wasm/cmd/jsbuild/... ./wasm/internal/stats/... ./wasm/internal/docs/...
 	$(GO) test -count=1 -run '^$$' -bench . -benchtime 1x ./wasm/registry ./wasm/mcp
 	@mkdir -p $(CACHE); for t in $(FUZZ_TARGETS); do \
 		echo "fuzz $${t#*:} ($(FUZZTIME))"; \

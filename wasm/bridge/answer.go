@@ -13,7 +13,7 @@ import "unsafe"
 // overwrites it). Addresses fit an int32: Go's linear memory on a page stays
 // far below 2 GB.
 //
-//	failure  kind (seam.FailError, seam.FailTypeError), length, the message's bytes
+//	failure  kind (abi.FailError, abi.FailTypeError), length, the message's bytes
 //	match    the template's ID, length, the parameters' JSON
 //	list     count, that many IDs
 var out = make([]byte, 0, 256)

@@ -8,10 +8,10 @@ import (
 	"syscall/js"
 	"testing"
 
+	"github.com/modelcontext-go/modelcontext/wasm/abi"
 	"github.com/modelcontext-go/modelcontext/wasm/mcp"
 	"github.com/modelcontext-go/modelcontext/wasm/registry"
 	"github.com/modelcontext-go/modelcontext/wasm/registry/registrytest"
-	"github.com/modelcontext-go/modelcontext/wasm/seam"
 )
 
 // The tests run under wasmbrowsertest with testdata/testhost.js as the
@@ -79,7 +79,7 @@ func failed(t *testing.T, code int32) (string, bool) {
 	if int(n) != len(msg) {
 		t.Fatalf("a failure of %d bytes holds %d", n, len(msg))
 	}
-	return msg, kind == seam.FailTypeError
+	return msg, kind == abi.FailTypeError
 }
 
 func TestRegisterAndPushThroughTheHost(t *testing.T) {

@@ -5,9 +5,9 @@ package bridge
 import (
 	"unsafe"
 
+	"github.com/modelcontext-go/modelcontext/wasm/abi"
 	"github.com/modelcontext-go/modelcontext/wasm/mcp"
 	"github.com/modelcontext-go/modelcontext/wasm/registry"
-	"github.com/modelcontext-go/modelcontext/wasm/seam"
 )
 
 var (
@@ -40,7 +40,7 @@ func internalError(name string, p any) int32 {
 	// escape the export.
 	hostError(msg, 0)
 	fault = 0
-	return failure(seam.FailError, msg)
+	return failure(abi.FailError, msg)
 }
 
 func panicText(p any) string {

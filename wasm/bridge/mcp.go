@@ -3,9 +3,9 @@
 package bridge
 
 import (
+	"github.com/modelcontext-go/modelcontext/wasm/abi"
 	"github.com/modelcontext-go/modelcontext/wasm/mcp"
 	"github.com/modelcontext-go/modelcontext/wasm/registry"
-	"github.com/modelcontext-go/modelcontext/wasm/seam"
 )
 
 // The MCP servers started by serveMCP, by ID. A server started with a
@@ -38,7 +38,7 @@ func mcMCPStart(n int32) (id int32) {
 		msg = "serveMCP: an MCP server already serves the parent window; stop it first, or list all the parent's origins in one serveMCP"
 	}
 	if msg != "" {
-		return failure(seam.FailTypeError, "modelcontext: "+msg)
+		return failure(abi.FailTypeError, "modelcontext: "+msg)
 	}
 	id = startServer(opt, 0)
 	if len(opt.Parent) > 0 {

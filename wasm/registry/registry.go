@@ -1,14 +1,14 @@
 package registry
 
-import "github.com/modelcontext-go/modelcontext/wasm/seam"
+import "github.com/modelcontext-go/modelcontext/wasm/abi"
 
 // ID names one registration. The loader assigns it; IDs are never reused.
 // IDs from FrameID on are a connected frame's resources, listed after the
 // page's own.
 type ID int32
 
-// FrameID is the first ID of a frame's registrations (seam.FrameIDBase).
-const FrameID ID = seam.FrameIDBase
+// FrameID is the first ID of a frame's registrations (abi.FrameIDBase).
+const FrameID ID = abi.FrameIDBase
 
 // SubID names one consumer subscription (subscribeResource). Never reused.
 type SubID int32

@@ -5,9 +5,9 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/modelcontext-go/modelcontext/wasm/abi"
 	"github.com/modelcontext-go/modelcontext/wasm/mcp"
 	"github.com/modelcontext-go/modelcontext/wasm/registry"
-	"github.com/modelcontext-go/modelcontext/wasm/seam"
 )
 
 // constant is one value the loader receives from Go.
@@ -27,7 +27,7 @@ func constants() []constant {
 	}
 	add("KIND_NAMES", registry.Kinds(), "what messages call each kind")
 	add("REGISTRATION_FIELDS", registry.RegistrationFields, "the fields of a registration mc_register reads, in order (registry.RegistrationFields)")
-	add("FRAME_ID_BASE", seam.FrameIDBase, "the first registration ID of a connected frame's resources, listed after the page's own (seam.FrameIDBase)")
+	add("FRAME_ID_BASE", abi.FrameIDBase, "the first registration ID of a connected frame's resources, listed after the page's own (abi.FrameIDBase)")
 	add("DEFAULT_MIME_TYPE", registry.DefaultMIMEType, "the mimeType of a registration that gives none (registry.DefaultMIMEType)")
 	add("MESSAGE_FIELDS", mcp.MessageFields(), "where the fields of an MCP message are, in order (mcp.MessageFields)")
 	add("OPTION_FIELDS", mcp.OptionFields, "where serveMCP's options are, in order (mcp.OptionFields)")
@@ -42,7 +42,7 @@ func constants() []constant {
 		{"RESULT_SAME", registry.ResultSame}, {"RESULT_DIFFERENT", registry.ResultDifferent},
 		{"RESULT_NO_KEY", registry.ResultNoKey}, {"RESULT_THREW", registry.ResultThrew},
 		{"DISPATCHED", registry.Dispatched}, {"DELIVERED", registry.Delivered}, {"SUPPRESSED", registry.Suppressed},
-		{"FAIL_TYPE_ERROR", seam.FailTypeError},
+		{"FAIL_TYPE_ERROR", abi.FailTypeError},
 		{"ATTACH_NONE", mcp.AttachNone}, {"ATTACH_RESOURCES", mcp.AttachResources}, {"ATTACH_TEMPLATES", mcp.AttachTemplates},
 		{"ATTACH_TEXT", mcp.AttachText}, {"ATTACH_BLOB", mcp.AttachBlob},
 		{"CONTENT_FAILED", mcp.ContentFailed}, {"CONTENT_TEXT", mcp.ContentText}, {"CONTENT_BLOB", mcp.ContentBlob},

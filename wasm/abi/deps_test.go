@@ -1,4 +1,4 @@
-package seam
+package abi
 
 import (
 	"os"
