@@ -163,7 +163,7 @@ types: testdata/types/node_modules/.package-lock.json
 		echo "$$tsc -p $$c"; node node_modules/$$tsc/bin/tsc -p $$c || exit 1; done; done
 
 # The loader's source files (// @ts-check) type-checked with the same tsc,
-# against the seam constants that jsbuild generates from Go; the test build's
+# against the constants that jsbuild generates from Go; the test build's
 # hooks with them, as they share their scope. Then the extension's files,
 # against Chrome's extension API (@types/chrome).
 # PIECES_JS: the repository's JavaScript, which pieces.mjs holds to functions
@@ -171,9 +171,9 @@ types: testdata/types/node_modules/.package-lock.json
 PIECES_JS = $(shell find js demo -name node_modules -prune -o -name '*.js' -print)
 
 check-loader: testdata/types/node_modules/.package-lock.json
-	$(GO) run ./wasm/cmd/jsbuild -seam $(CACHE)/seam.js
+	$(GO) run ./wasm/cmd/jsbuild -constants $(CACHE)/constants.js
 	cd testdata/types && ./node_modules/.bin/tsc --noEmit --strict --allowJs --checkJs --target es2022 --lib dom,es2024 \
-		--skipLibCheck --types node ../../js/loader/*.js ../../js/loader/runtime/*.js ../../js/testhooks/*.js ../../js/loader/env.d.ts $(CACHE)/seam.js
+		--skipLibCheck --types node ../../js/loader/*.js ../../js/loader/runtime/*.js ../../js/testhooks/*.js ../../js/loader/env.d.ts $(CACHE)/constants.js
 	cd testdata/types && ./node_modules/.bin/tsc --noEmit --strict --allowJs --checkJs --target es2022 --lib dom,es2024 \
 		--skipLibCheck --types chrome ../../js/extension/*.js
 	cd testdata/types && node pieces.mjs $(addprefix ../../,$(PIECES_JS))

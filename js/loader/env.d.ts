@@ -1,6 +1,6 @@
 // What the loader's files use that jsbuild puts around them (see
-// wasm/cmd/jsbuild): for type-checking the loader with tsc. The seam's
-// constants come from the file `jsbuild -seam` writes.
+// wasm/cmd/jsbuild): for type-checking the loader with tsc. The constants
+// from Go come from the file `jsbuild -constants` writes.
 
 /** The .wasm beside the ES module; "" in the classic script. */
 declare const moduleWasmURL: string;

@@ -1,6 +1,6 @@
 // Command jsbuild writes the module's JavaScript from the loader's source
 // files (js/loader/*.js, the stub, and js/loader/runtime/*.js, the
-// runtime), the seam constants generated from Go, and Go's wasm_exec.js:
+// runtime), the constants generated from Go, and Go's wasm_exec.js:
 //
 //	dist/modelcontext.js          the classic script (<script src>): the stub
 //	dist/modelcontext-runtime.js  the runtime the classic script imports
@@ -32,8 +32,8 @@
 // globalThis, so the loader adds, replaces and deletes no global.
 //
 //	go run ./wasm/cmd/jsbuild -o dist
-//	go run ./wasm/cmd/jsbuild -o .cache/testdist -test   # the test build
-//	go run ./wasm/cmd/jsbuild -seam .cache/seam.js       # the constants alone, for tsc
+//	go run ./wasm/cmd/jsbuild -o .cache/testdist -test             # the test build
+//	go run ./wasm/cmd/jsbuild -constants .cache/constants.js       # the constants alone, for tsc
 //
 // `make build` runs the first. The test build (-test, `make build-test`) is
 // the same loader with the files of js/testhooks/ appended (stub.js to the
@@ -126,8 +126,8 @@ var exports = []string{
 func run(args []string) error {
 	fl := flag.NewFlagSet("jsbuild", flag.ContinueOnError)
 	out := fl.String("o", "", "write modelcontext.js, "+RuntimeFile+" and modelcontext.mjs into this `folder`")
-	seamFile := fl.String("seam", "", "write the seam constants alone, and the type of the module's exports, into this `file` (for type-checking the loader)")
-	bridge := fl.String("bridge", "wasm/bridge", "the `folder` of the bridge, whose //go:wasmexport functions type the exports in -seam's file")
+	constsFile := fl.String("constants", "", "write the constants alone, and the type of the module's exports, into this `file` (for type-checking the loader)")
+	bridge := fl.String("bridge", "wasm/bridge", "the `folder` of the bridge, whose //go:wasmexport functions type the exports in -constants' file")
 	src := fl.String("loader", "js/loader", "the `folder` of the loader's source files (the runtime's in its runtime folder)")
 	test := fl.Bool("test", false, "write the test build: the loader with the test hooks appended (never into dist)")
 	hooks := fl.String("testhooks", "js/testhooks", "the `folder` of the test build's hooks")
@@ -136,12 +136,12 @@ func run(args []string) error {
 	if err := fl.Parse(args); err != nil {
 		return err
 	}
-	if *seamFile != "" {
+	if *constsFile != "" {
 		exports, err := bridgeFuncs(*bridge, "//go:wasmexport")
 		if err != nil {
 			return err
 		}
-		if err := write(*seamFile, []byte("// @ts-check\n"+seamJS()+exportsTypedef(exports))); err != nil {
+		if err := write(*constsFile, []byte("// @ts-check\n"+constantsJS()+exportsTypedef(exports))); err != nil {
 			return err
 		}
 	}
@@ -181,9 +181,9 @@ func run(args []string) error {
 
 // loader is the sources of one build.
 type loader struct {
-	stub, runtime, wasmExec []byte
-	stubSeam, runtimeSeam   string // the seam's constants of each side (build)
-	test                    bool
+	stub, runtime, wasmExec   []byte
+	stubConsts, runtimeConsts string // the constants from Go of each side (build)
+	test                      bool
 }
 
 func readLoader(src, hooks, glue string, test bool) (loader, error) {
@@ -218,12 +218,12 @@ func readLoader(src, hooks, glue string, test bool) (loader, error) {
 
 // build assembles and minifies the three files.
 func (l *loader) build() (map[string][]byte, error) {
-	// The seam's constants the stub uses are the stub's (and passed to the
+	// The constants from Go that the stub uses are the stub's (and passed to the
 	// runtime when it uses them too); the others, the runtime's.
 	usedByStub := identifiers(string(l.stub))
-	l.stubSeam = seamOf(func(name string) bool { return usedByStub[name] })
-	l.runtimeSeam = seamOf(func(name string) bool { return !usedByStub[name] })
-	c, err := crossings(l.stubSeam+string(l.stub), l.runtimeSeam+string(l.runtime))
+	l.stubConsts = constantsOf(func(name string) bool { return usedByStub[name] })
+	l.runtimeConsts = constantsOf(func(name string) bool { return !usedByStub[name] })
+	c, err := crossings(l.stubConsts+string(l.stub), l.runtimeConsts+string(l.runtime))
 	if err != nil {
 		return nil, err
 	}
@@ -447,13 +447,13 @@ func (l loader) assembleModule(c crossing, cjs bool) []byte {
 	return b.Bytes()
 }
 
-// stubBody writes the lets the runtime's functions arrive in, the seam's
-// constants and the stub's files.
+// stubBody writes the lets the runtime's functions arrive in, the stub's
+// constants from Go and the stub's files.
 func (l loader) stubBody(b *bytes.Buffer, c crossing) {
 	if len(c.back) > 0 {
 		fmt.Fprintf(b, "// The runtime's functions, once loadRuntime has loaded it.\nlet %s;\n", strings.Join(c.back, ", "))
 	}
-	b.WriteString(l.stubSeam)
+	b.WriteString(l.stubConsts)
 	b.Write(l.stub)
 }
 
@@ -477,7 +477,7 @@ let fs;
 `)
 	b.Write(l.wasmExec)
 	b.WriteString("})(goGlobals);\nconst Go = goGlobals.Go;\nfs = goGlobals.fs;\n")
-	b.WriteString(l.runtimeSeam)
+	b.WriteString(l.runtimeConsts)
 	b.Write(l.runtime)
 	fmt.Fprintf(b, "return [%s];\n}", strings.Join(c.back, ", "))
 }

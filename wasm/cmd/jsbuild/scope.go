@@ -166,7 +166,7 @@ type crossing struct {
 }
 
 // crossings works out the lists from the two sides' code. shared are names
-// both sides declare for themselves (the seam's constants, emitted in each).
+// both sides declare for themselves (the constants from Go, emitted in each).
 func crossings(stub, runtime string) (crossing, error) {
 	var c crossing
 	sd, err := declarations(stub)

@@ -11,11 +11,11 @@ import (
 	"testing"
 )
 
-// The seam between the loader and the bridge is checked here, on the host:
-// the functions the loader gives Go (js/loader/host.js) against the bridge's
-// //go:wasmimport declarations, and the exports the loader calls against the
-// bridge's //go:wasmexport functions. The codes, kinds and field orders need
-// no check: the loader receives them from Go (seamJS).
+// The boundary between the loader and the bridge is checked here, on the
+// host: the functions the loader gives Go (js/loader/host.js) against the
+// bridge's //go:wasmimport declarations, and the exports the loader calls
+// against the bridge's //go:wasmexport functions. The codes, kinds and field
+// orders need no check: the loader receives them from Go (constantsJS).
 
 const (
 	bridgeDir  = "../../bridge"
@@ -176,8 +176,8 @@ func TestExportsTypedef(t *testing.T) {
 	}
 }
 
-// TestTheLoaderDeclaresNoSeamConstant: the constants come from Go only.
-func TestTheLoaderDeclaresNoSeamConstant(t *testing.T) {
+// TestTheLoaderDeclaresNoGoConstant: the constants come from Go only.
+func TestTheLoaderDeclaresNoGoConstant(t *testing.T) {
 	for _, name := range append(slices.Clone(files), runtimeFiles...) {
 		src := loaderSource(t, name)
 		for _, c := range constants() {

@@ -17,8 +17,8 @@ type constant struct {
 	doc   string
 }
 
-// constants returns every constant of the seam, in the order the loader
-// declares them.
+// constants returns every constant the loader receives from Go, in the
+// order the loader declares them.
 func constants() []constant {
 	var c []constant
 	add := func(name string, v any, doc string) { c = append(c, constant{name, v, doc}) }
@@ -55,15 +55,15 @@ func constants() []constant {
 	return c
 }
 
-// seamJS renders the constants as JavaScript declarations.
-func seamJS() string {
-	return seamOf(func(string) bool { return true })
+// constantsJS renders the constants as JavaScript declarations.
+func constantsJS() string {
+	return constantsOf(func(string) bool { return true })
 }
 
-// seamOf renders the constants that keep says to keep.
-func seamOf(keep func(name string) bool) string {
+// constantsOf renders the constants that keep says to keep.
+func constantsOf(keep func(name string) bool) string {
 	var b strings.Builder
-	b.WriteString("// The seam between the loader and Go, generated from Go by wasm/cmd/jsbuild.\n")
+	b.WriteString("// The constants the loader shares with Go, generated from Go by wasm/cmd/jsbuild.\n")
 	for _, c := range constants() {
 		if !keep(c.name) {
 			continue
