@@ -71,7 +71,7 @@ func NewPage(t testing.TB) *Page {
 	t.Helper()
 	p := &Page{consumers: map[string][]*handler{}, listeners: map[string][]*handler{}}
 	p.idle = sync.NewCond(&p.mu)
-	restore, ok := page.Install(seam{p})
+	restore, ok := page.Install(installed{p})
 	if !ok {
 		t.Fatal("modelcontexttest: another test's Page is installed; tests that call NewPage must not run in parallel")
 	}
@@ -113,23 +113,28 @@ func (p *Page) Errors() []string {
 	return slices.Clone(p.errors)
 }
 
-// seam is the Page as package modelcontext sees it (its page.Page).
-type seam struct{ p *Page }
+// installed is the Page as package modelcontext sees it once NewPage has
+// installed it: its page.Page.
+type installed struct{ p *Page }
 
 // Ready reports the page ready: it always is.
-func (seam) Ready(context.Context) error { return nil }
+func (installed) Ready(context.Context) error { return nil }
 
 // Load does nothing but report the page ready: there is no script to add.
-func (seam) Load(context.Context, string, map[string]string) error { return nil }
+func (installed) Load(context.Context, string, map[string]string) error { return nil }
 
-func (s seam) Register(r page.Registration) (func(), error) { return s.p.register(r) }
-func (s seam) Read(ctx context.Context, uri string) (page.Value, error) {
+func (s installed) Register(r page.Registration) (func(), error) { return s.p.register(r) }
+func (s installed) Read(ctx context.Context, uri string) (page.Value, error) {
 	return s.p.read(ctx, uri)
 }
-func (s seam) Subscribe(uri string, f func(page.Value)) (func(), error) { return s.p.subscribe(uri, f) }
-func (s seam) Listen(event string, f func(page.Event)) (func(), error)  { return s.p.listen(event, f) }
-func (s seam) List(templates bool) (page.Value, error)                  { return s.p.listAll(templates) }
-func (s seam) Report(msg string)                                        { s.p.report(msg) }
+func (s installed) Subscribe(uri string, f func(page.Value)) (func(), error) {
+	return s.p.subscribe(uri, f)
+}
+func (s installed) Listen(event string, f func(page.Event)) (func(), error) {
+	return s.p.listen(event, f)
+}
+func (s installed) List(templates bool) (page.Value, error) { return s.p.listAll(templates) }
+func (s installed) Report(msg string)                       { s.p.report(msg) }
 
 // report records msg as an error.
 func (p *Page) report(msg string) {
@@ -263,7 +268,7 @@ func (r *registration) unbind() {
 	r.stop, r.watching = nil, false
 	r.p.mu.Unlock()
 	r.cancel()
-	page.Stop(seam{r.p}, r.key, stop)
+	page.Stop(installed{r.p}, r.key, stop)
 }
 
 // stopTimer drops a pending Settle push. Called with p.mu held.
