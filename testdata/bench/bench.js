@@ -1,6 +1,6 @@
 // The workloads of wasm/cmd/bench, run the same way on every implementation
 // of document.modelContext that bench.html loads (?impl=ours|ref), plus the
-// Go floor (?impl=bare) and the crossings of the module's seam (?impl=floor).
+// Go floor (?impl=bare) and the module's crossings between Go and JavaScript (?impl=floor).
 //
 // The bench calls, through the DevTools protocol:
 //   Bench.ready                 a Promise of performance.now() when the
@@ -337,7 +337,7 @@
     },
     // Nothing: the bench subtracts what evaluating a batch costs the tab.
     noop: () => 0,
-    // The seam's crossings (?impl=floor): entering Go through an empty
+    // The crossings between Go and JavaScript (?impl=floor): entering Go through an empty
     // //go:wasmexport function; Go calling a JavaScript function that
     // returns its argument through a //go:wasmimport function, directly or
     // wrapped the way js/loader.js wraps its host functions (ops calls made

@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-// The seam itself under fault: the module's raw exports called with
+// The boundary between Go and the loader under fault: the module's raw exports called with
 // arguments the loader never passes, and host functions of the loader that
 // break. Module only.
 

@@ -68,7 +68,7 @@ const (
 
 // Payloads of the tab transport's control messages. The loader announces
 // a server before Go runs (ServerReady, ServerStopped), so those two are
-// exported for its seam.
+// exported for wasm/cmd/jsbuild to write into it.
 const (
 	checkReady    = "mcp-check-ready"
 	sessionClose  = "mcp-session-close"

@@ -1,11 +1,12 @@
 //go:build js && wasm
 
-// Command floor measures, for wasm/cmd/bench, what the module's Go/JavaScript
-// seam costs at the least: entering Go through a //go:wasmexport function
-// and calling JavaScript from Go through a //go:wasmimport function, the two
-// kinds of crossing the module's operations are made of. It does nothing
+// Command floor measures, for wasm/cmd/bench, what the module's crossings
+// between Go and JavaScript cost at the least: entering Go through a
+// //go:wasmexport function and calling JavaScript from Go through a
+// //go:wasmimport function, the two kinds of crossing the module's
+// operations are made of. It does nothing
 // else: whatever an operation of the module costs beyond the reference's
-// JavaScript, at least these crossings of it are owed to the seam.
+// JavaScript, at least these crossings of it are owed to the boundary.
 //
 // The bench builds it the way make build builds the module and starts it
 // with Go's own wasm_exec.js (testdata/bench/floor.js):

@@ -9,8 +9,8 @@ import (
 	"path/filepath"
 )
 
-// The floor: what the crossings of the module's seam cost at the least, and
-// what every push pays on both sides for its event. testdata/bench/floor
+// The floor: what the module's crossings between Go and JavaScript cost at
+// the least, and what every push pays on both sides for its event. testdata/bench/floor
 // (built like the module) runs on bench.html?impl=floor; its workloads are
 // in bench.js. A row of the main table minus the reference's time is what
 // the module spends beyond the same JavaScript work; these rows say how much
@@ -98,7 +98,7 @@ func printFloor(w io.Writer, rows []FloorRow) {
 	if len(rows) == 0 {
 		return
 	}
-	fmt.Fprintln(w, "\nthe seam's floor (testdata/bench/floor), CPU µs per operation (median, quartiles)")
+	fmt.Fprintln(w, "\nthe crossings' floor (testdata/bench/floor), CPU µs per operation (median, quartiles)")
 	for _, r := range rows {
 		fmt.Fprintf(w, "  %-46s %8.3f  %.3f–%.3f\n", r.Label, r.CPU.Median, r.CPU.Q1, r.CPU.Q3)
 	}

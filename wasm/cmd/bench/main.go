@@ -47,8 +47,9 @@
 // nothing, the "crossing", printed for scale (the JSON gives each workload's
 // overhead over the reference in crossings).
 //
-// The seam's floor is measured with testdata/bench/floor (built like the
-// module, started by testdata/bench/floor.js on bench.html?impl=floor): one
+// The floor of the crossings between Go and JavaScript is measured with
+// testdata/bench/floor (built like the module, started by
+// testdata/bench/floor.js on bench.html?impl=floor): one
 // entry into Go through an empty //go:wasmexport function, one call from Go
 // to JavaScript through a //go:wasmimport function (directly, and wrapped
 // the way js/loader.js wraps its host functions), and, for comparison, what

@@ -1,10 +1,10 @@
-// Package page is the seam between package modelcontext's API and what
+// Package page is the interface between package modelcontext's API and what
 // carries it out: the page's document.modelContext in the browser
 // (modelcontext's js && wasm files), or modelcontexttest's Page on the host.
 // Everything here is plain Go, so that the API builds, and its test double
 // runs, outside the browser.
 //
-// Values cross the seam as Go values on the way in (a Getter's result,
+// Values cross it as Go values on the way in (a Getter's result,
 // which the Page encodes) and as a [Value] on the way out (which the API
 // decodes into the caller's type), so that the browser's Page never copies a
 // JavaScript value into Go that nobody asked for.

@@ -2,8 +2,8 @@ package e2e
 
 import "testing"
 
-// Regression tests for bugs at the seam between the loader and the MCP
-// server, each through the stock client or raw envelopes on the page.
+// Regression tests for bugs between the loader and the MCP server, each
+// through the stock client or raw envelopes on the page.
 
 // TestMCPLongRequestsAreAnswered: the first request that outgrows the
 // buffer the loader writes messages into is answered like any other (it was
