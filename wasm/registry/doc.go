@@ -5,16 +5,15 @@
 // value, fail-open, dropping late asynchronous results), delivers pushes to
 // the page's consumers in order, keeps the consumer subscriptions (which
 // survive a replacement of their resource and end with its unregistration),
-// and matches URI templates. It never
-// touches JavaScript: page values, errors and functions stay on the
-// JavaScript side, addressed by small integer handles. What only JavaScript
-// can do before a push is decided (call the getter, compute the value's
-// comparison key and compare it with the baseline) the loader has done when
-// it calls [Registry.Push], which gets the push's number and that
-// comparison's [Result]; what it can do after (dispatch an event, call a
-// handler, release a value) is asked of a [Host]. That keeps this package testable on the host
-// with go test -race; the registrytest package holds the one fake Host the
-// tests share.
+// and matches URI templates. It never touches JavaScript: page values,
+// errors and functions stay on the JavaScript side, addressed by small
+// integer handles. What only JavaScript can do before a push is decided
+// (call the getter, compute the value's comparison key and compare it with
+// the baseline) the loader has done when it calls [Registry.Push], which
+// gets the push's number and that comparison's [Result]; what it can do
+// after (dispatch an event, call a handler, release a value) is asked of a
+// [Host]. That keeps this package testable on the host with go test -race;
+// the registrytest package holds the one fake Host the tests share.
 //
 // # What the registry decides, what the loader does
 //
@@ -24,8 +23,8 @@
 // answers which registration a new one replaced and [Registry.Unregister]
 // whether it ended a current one; the loader applies those answers to a
 // cache it lists from, in the order of [Registry.List] (its test build
-// checks the two agree). The loader reads and validates each
-// descriptor and assigns its [ID] (the page's objects stay in JavaScript),
+// checks the two agree). The loader reads and validates each descriptor and
+// assigns its [ID] (the page's objects stay in JavaScript),
 // stands in for the registry before the Go runtime has started (its table
 // answers then, and it queues the calls for the registry), and runs each
 // registration's lifecycle: it calls subscribe, runs teardowns (the old one
@@ -43,9 +42,9 @@
 // # Identity
 //
 // IDs are never reused, so the result of a push of a registration that was
-// since replaced or unregistered finds nothing and is dropped. Entries are: an
-// unregistered one serves the next registration, so that a page that
-// registers and unregisters (a component mounted again) allocates nothing.
-// Code that holds an entry across a call out therefore checks, after the
-// call, that the entry still has the ID it had.
+// since replaced or unregistered finds nothing and is dropped. Entries, the
+// registry's records of registrations, are reused, so that a page that
+// registers and unregisters (a component mounted again) allocates nothing;
+// code that holds one across a call out checks its ID afterwards (see
+// newEntry).
 package registry

@@ -487,9 +487,9 @@ func (r *Registry) Stats() Stats {
 	return Stats{Registrations: r.byID.n, Subscriptions: len(r.subs)}
 }
 
-// debug logs before + the uri of e + after in debug mode. The line is
-// built only then, and debug is small enough to be
-// inlined: a push in normal mode pays one test.
+// debug logs before + the uri of e + after in debug mode. The line is built
+// only then, and debug is small enough to be inlined, so that a push in
+// normal mode pays one test.
 func (r *Registry) debug(before string, e *entry, after string) {
 	if r.debugging {
 		r.debugLine(before, e, after)

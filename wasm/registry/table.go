@@ -8,9 +8,8 @@ import "math/bits"
 // the ID times 2^32/φ (Fibonacci hashing): the loader assigns IDs in
 // sequence, and an ID masked by the table's size would put the registrations
 // that stay in one run of slots, which every new ID that masks into it
-// probes to the end of (3.7 µs a register + unregister with 1,000 registered,
-// on WebAssembly). A Go map would hash in software on WebAssembly: keyed by
-// uri, one measured 700 ns of every register + unregister there.
+// probes to the end of. A Go map would hash in software on WebAssembly, a
+// large part of every register + unregister (testdata/bench/PERFORMANCE.md).
 type table struct {
 	slots []*entry // a power of two long, or empty
 	n     int

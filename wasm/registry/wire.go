@@ -80,9 +80,9 @@ func (e wireError) Error() string { return string(e) }
 // without a copy: Register copies it when it keeps it.
 //
 // It reads the fields one by one rather than through DecodeFields: a
-// registration is decoded at every registerResource, and the generic reader
-// measured as much as the registry's whole register + unregister on
-// WebAssembly (BenchmarkDecodeRegistration).
+// registration is decoded at every registerResource, where the generic
+// reader would cost as much as the rest of the registration
+// (BenchmarkDecodeRegistration).
 func DecodeRegistration(b []byte) (Registration, error) {
 	r := reader{b: b, views: true}
 	reg := Registration{Key: r.str()}
@@ -175,8 +175,8 @@ func (r *reader) str() string {
 }
 
 // field reads one field into *f, in place: a Field is 64 bytes, and
-// returning one by value measured most of decoding an MCP message
-// (BenchmarkRead in wasm/mcp).
+// returning one by value would be most of the cost of decoding an MCP
+// message (BenchmarkRead in wasm/mcp).
 //
 // Outside views, a string equal to the one *f held is kept rather than
 // copied again: the MCP server decodes every message into the same Message,

@@ -4,15 +4,14 @@
 //
 // A [Host] plays both JavaScript sides of a registry: the loader's
 // lifecycle (it assigns IDs, keeps the registry's answers of which
-// registration is the current one for a key as the loader caches them, calls
-// subscribe and teardowns and fires resourcelistchanged around
-// Registry.Register and Registry.Unregister, and runs onChange the
-// way the loader does: it numbers the call, calls the getter, compares the
-// value's key with the baseline and hands Registry.Push the result) and the
-// host functions. Values are Go values, a getter is a Go func, the
-// comparison key is encoding/json's output, and unencodable values have
-// none. Every observable effect is
-// appended to Log, one line each:
+// registration is the current one for a key as the loader caches them,
+// calls subscribe and teardowns and fires resourcelistchanged around
+// Registry.Register and Registry.Unregister, and runs onChange the way the
+// loader does: it numbers the call, calls the getter, compares the value's
+// key with the baseline and hands Registry.Push the result) and the host
+// functions. Values are Go values, a getter is a Go func, the comparison
+// key is encoding/json's output, and unencodable values have none. Every
+// observable effect is appended to Log, one line each:
 //
 //	event <id> <json>        resourceupdated
 //	handler <sub> <value>    a subscribeResource handler
