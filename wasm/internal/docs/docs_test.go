@@ -91,3 +91,68 @@ func TestMarkers(t *testing.T) {
 		t.Error("no example markers at all")
 	}
 }
+
+// TestGuidesHaveContents: a guide with more than three sections lists each
+// of them, linked, before the first.
+func TestGuidesHaveContents(t *testing.T) {
+	docs, err := All()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range docs {
+		if d.File == "CHANGELOG.md" || strings.HasPrefix(d.File, "testdata/") {
+			continue
+		}
+		var sections []string
+		first := -1
+		inFence := false
+		for i, line := range d.Lines {
+			if fenceOf(line) != "" {
+				inFence = !inFence
+			}
+			if !inFence && strings.HasPrefix(line, "## ") {
+				sections = append(sections, line[3:])
+				if first < 0 {
+					first = i
+				}
+			}
+		}
+		if len(sections) <= 3 {
+			continue
+		}
+		head := strings.Join(d.Lines[:first], "\n")
+		anchors := d.Anchors()
+		for _, s := range sections {
+			one, _ := Parse("", "## "+s)
+			for a := range one.Anchors() {
+				if !anchors[a] || !strings.Contains(head, "(#"+a+")") {
+					t.Errorf("%s: the contents before the first section do not link %q", d.File, s)
+				}
+			}
+		}
+	}
+}
+
+// TestFrontDoor: README.md stays a front door, and links every guide.
+func TestFrontDoor(t *testing.T) {
+	docs, err := All()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range docs {
+		if d.File != "README.md" {
+			continue
+		}
+		if n := len(d.Lines); n > 300 {
+			t.Errorf("README.md has %d lines; a front door has at most 300 (move the detail into a guide)", n)
+		}
+		text := strings.Join(d.Lines, "\n")
+		for _, guide := range []string{"js/GUIDE.md", "js/FRAMEWORKS.md", "js/MCP.md", "js/extension/README.md", "wasm/modelcontext/README.md", "wasm/cmd/relay/README.md", "wasm/serve/README.md", "wasm/CONTRACT.md", "wasm/README.md", "SECURITY.md"} {
+			if !strings.Contains(text, "("+guide) {
+				t.Errorf("README.md does not link %s", guide)
+			}
+		}
+		return
+	}
+	t.Fatal("no README.md")
+}
