@@ -152,13 +152,13 @@ $(MCPCLIENT_OUT) &: $(MCPCLIENT)/node_modules/.package-lock.json $(MCPCLIENT)/pa
 # 7): usage.ts (the API as page code uses it) and invalid.ts (descriptors that
 # must not compile) against js/modelcontext.d.ts alone, then webmcp.ts with
 # @mcp-b/webmcp-types in the same program, then every ```ts block of the
-# READMEs (README_TS), as written, with the options of Vite's TypeScript
-# template (testdata/types/readme.mjs writes them to consumer/readme/).
+# repository's Markdown files, as written, with the options of Vite's
+# TypeScript template (testdata/types/readme.mjs writes them to
+# consumer/readme/).
 TSCS := typescript typescript-7
-README_TS := README.md js/README.md
 
 types: testdata/types/node_modules/.package-lock.json
-	node testdata/types/readme.mjs testdata/types/consumer/readme $(README_TS)
+	node testdata/types/readme.mjs testdata/types/consumer/readme
 	cd testdata/types && for tsc in $(TSCS); do for c in tsconfig.json tsconfig.webmcp.json tsconfig.readme.json; do \
 		echo "$$tsc -p $$c"; node node_modules/$$tsc/bin/tsc -p $$c || exit 1; done; done
 
@@ -254,7 +254,7 @@ test: lint types check-loader test-host test-wasm test-browser test-goapi test-e
 # installed from the fresh tarball: node-import.mjs imports it, requires it
 # and evaluates the classic script without a document (SSR, scripts); then a
 # Vitest suite under the node, jsdom and happy-dom environments, with the
-# README's Vitest example as written (pinned in testdata/vitest; npm ci runs
+# js/FRAMEWORKS.md's Vitest example as written (pinned in testdata/vitest; npm ci runs
 # only when its lock file changed).
 .PHONY: test-node
 VITEST := testdata/vitest
@@ -388,7 +388,7 @@ $(TARBALL): dist/modelcontext.wasm dist/modelcontext.js dist/modelcontext-runtim
 # bundler's own command line; wasm/bundlers then runs the builds in headless
 # Chromium. testdata/types/consumer compiles against the installed tarball
 # with moduleResolution bundler and node16, with the package in
-# compilerOptions.types, next to @mcp-b/webmcp-types, and the READMEs' ```ts
+# compilerOptions.types, next to @mcp-b/webmcp-types, and the docs' ```ts
 # blocks (tsconfig.readme.json). wasm/cmd/pack's TestREADMEInstall runs the
 # README's install commands in a fresh app folder.
 BUNDLERS := vite webpack esbuild rollup parcel
@@ -418,12 +418,12 @@ test-package: $(TARBALL) test-deps testdata/types/node_modules/.package-lock.jso
 	$(foreach b,$(BUNDLERS),$(call bundler_app,$(b)))
 	cd testdata/types && rm -rf node_modules/modelcontext && \
 		npm install --no-save --ignore-scripts --no-audit --no-fund ../../$(TARBALL)
-	node testdata/types/readme.mjs testdata/types/consumer/readme $(README_TS)
+	node testdata/types/readme.mjs testdata/types/consumer/readme
 	cd testdata/types/consumer && for tsc in $(TSCS); do for c in bundler node16 types bare webmcp readme; do \
 		echo "$$tsc -p tsconfig.$$c.json"; node ../node_modules/$$tsc/bin/tsc -p tsconfig.$$c.json || exit 1; done; done
 	CHROMIUM="$(BIN)/chromium" $(GO) test -count=1 ./wasm/cmd/pack ./wasm/bundlers
 
-# test-frameworks tries modelcontext/react, modelcontext/vue and the README's
+# test-frameworks tries modelcontext/react, modelcontext/vue and js/FRAMEWORKS.md's
 # store recipes against the tarball. Each app in testdata/frameworks installs
 # its locked dependencies (npm ci, only when its lock file changed) and the
 # fresh tarball (npm install --no-save); vite-react is built for production
