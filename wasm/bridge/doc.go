@@ -22,11 +22,11 @@
 // Every export recovers: a panic becomes a console error naming the entry
 // point and an error result that the loader turns into a thrown Error, and
 // the Go runtime keeps running. The one path without the guard is mc_push of
-// an unchanged value in normal mode, where registry.Push calls nothing out
-// of Go and cannot panic (its doc says so and a test holds it to that). A host function that throws (a bug in the
-// loader) never returns a value that could be mistaken for an answer: the
-// loader sets the flag at mc_fault's address and returns, and the bridge
-// panics with the function's name right after the call (checkFault).
+// an unchanged value in normal mode (see mcPush). A host function that
+// throws (a bug in the loader) never returns a value that could be mistaken
+// for an answer: the loader sets the flag at mc_fault's address and
+// returns, and the bridge panics with the function's name right after the
+// call (checkFault).
 //
 // # Lifetimes
 //
