@@ -53,8 +53,9 @@ const (
 
 // An Extract says where the loader finds one field in a message event and how
 // it encodes it. Path starts at {origin, session, payload} (event.origin,
-// the sub-channel's name, and the envelope's payload) and goes on through members of plain objects only: a
-// step into anything else (an array, null, a primitive) gives undefined.
+// the sub-channel's name, and the envelope's payload) and goes on through
+// members of plain objects only: a step into anything else (an array, null,
+// a primitive) gives undefined.
 type Extract struct {
 	Path []string `json:"path"`
 	As   string   `json:"as,omitempty"`
@@ -135,7 +136,8 @@ func DecodeMessage(b []byte, m *Message) error {
 }
 
 // fieldOffsets are where messageFields' fields are in a Message: decoding
-// adds them to its address rather than calling a function per field and message.
+// adds them to its address rather than calling a function per field and
+// message.
 var fieldOffsets = func() (offs [len(messageFields)]uintptr) {
 	var m Message
 	for i, f := range messageFields {

@@ -144,8 +144,8 @@ func (s *Server) ReadDone(req int32, kind Content, v registry.Value, length int,
 }
 
 // size returns the size in bytes of prepared content and whether it is over
-// maxBytes. A text of n UTF-16 code units is n to 3n UTF-8 bytes: it is
-// measured only when that range reaches the limit.
+// maxBytes. A text of n UTF-16 code units is n to 3n UTF-8 bytes: its UTF-8
+// length is asked of the host only when that range reaches the limit.
 func (s *Server) size(kind Content, v registry.Value, length int) (int, bool) {
 	if kind == ContentText && length*3 > s.opt.MaxBytes {
 		length = s.host.TextBytes(v)
