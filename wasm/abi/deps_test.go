@@ -10,11 +10,10 @@ import (
 )
 
 // TestTheModuleStaysSmall: the module's .wasm links none of the packages
-// that would make it much larger (measured: fmt adds about 125 KB brotli,
-// encoding/json about 245 KB, strings with its Unicode tables about 9 KB,
-// dom/v2 70-120 KB), and no syscall/js: it talks to the loader through its
-// own imports. Nor does it link the Go API for apps (wasm/modelcontext),
-// which is a program of its own beside the module.
+// that would make it much larger (their sizes are in
+// testdata/bench/PERFORMANCE.md), and no syscall/js: it talks to the loader
+// through its own imports. Nor does it link the Go API for apps
+// (wasm/modelcontext), which is a program of its own beside the module.
 func TestTheModuleStaysSmall(t *testing.T) {
 	cmd := exec.Command(filepath.Join(runtime.GOROOT(), "bin", "go"), "list", "-deps", "../cmd/modelcontext")
 	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
