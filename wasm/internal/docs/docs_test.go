@@ -105,12 +105,8 @@ func TestGuidesHaveContents(t *testing.T) {
 		}
 		var sections []string
 		first := -1
-		inFence := false
-		for i, line := range d.Lines {
-			if fenceOf(line) != "" {
-				inFence = !inFence
-			}
-			if !inFence && strings.HasPrefix(line, "## ") {
+		for _, i := range d.Prose() {
+			if line := d.Lines[i]; strings.HasPrefix(line, "## ") {
 				sections = append(sections, line[3:])
 				if first < 0 {
 					first = i

@@ -13,22 +13,31 @@ import (
 // scheme: [text](target) or ![alt](target).
 var link = regexp.MustCompile(`\]\(([^)\s]+)\)`)
 
+// Prose returns the indexes of the file's lines outside its code blocks.
+func (d *Doc) Prose() []int {
+	var prose []int
+	fence := ""
+	for i, line := range d.Lines {
+		switch f := fenceOf(line); {
+		case fence == "" && f != "":
+			fence = f
+		case fence != "" && strings.TrimSpace(line) == fence:
+			fence = ""
+		case fence == "":
+			prose = append(prose, i)
+		}
+	}
+	return prose
+}
+
 // Anchors returns the anchors GitHub gives the file's headings: lower case,
 // punctuation dropped, spaces as hyphens, "-1", "-2" after a repeat.
 func (d *Doc) Anchors() map[string]bool {
 	anchors := map[string]bool{}
 	seen := map[string]int{}
-	inFence := ""
-	for _, line := range d.Lines {
-		if f := fenceOf(line); f != "" && (inFence == "" || strings.TrimSpace(line) == inFence) {
-			if inFence == "" {
-				inFence = f
-			} else {
-				inFence = ""
-			}
-			continue
-		}
-		if inFence != "" || !strings.HasPrefix(line, "#") {
+	for _, i := range d.Prose() {
+		line := d.Lines[i]
+		if !strings.HasPrefix(line, "#") {
 			continue
 		}
 		title := strings.TrimSpace(strings.TrimLeft(line, "#"))
@@ -61,19 +70,8 @@ func BrokenLinks(root string, docs []*Doc) []string {
 	}
 	var broken []string
 	for _, d := range docs {
-		inFence := ""
-		for i, line := range d.Lines {
-			if f := fenceOf(line); f != "" && (inFence == "" || strings.TrimSpace(line) == inFence) {
-				if inFence == "" {
-					inFence = f
-				} else {
-					inFence = ""
-				}
-				continue
-			}
-			if inFence != "" {
-				continue
-			}
+		for _, i := range d.Prose() {
+			line := d.Lines[i]
 			for _, m := range link.FindAllStringSubmatch(line, -1) {
 				target := m[1]
 				if strings.Contains(target, "://") || strings.HasPrefix(target, "mailto:") {
