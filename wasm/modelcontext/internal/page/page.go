@@ -4,10 +4,10 @@
 // Everything here is plain Go, so that the API builds, and its test double
 // runs, outside the browser.
 //
-// Values cross it as Go values on the way in (a Getter's result,
-// which the Page encodes) and as a [Value] on the way out (which the API
-// decodes into the caller's type), so that the browser's Page never copies a
-// JavaScript value into Go that nobody asked for.
+// Values cross it as Go values on the way in (a Getter's result, which the
+// Page encodes) and as a [Value] on the way out (which the API decodes into
+// the caller's type), so that the browser's Page never copies a JavaScript
+// value into Go that nobody asked for.
 package page
 
 import (
