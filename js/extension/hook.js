@@ -144,40 +144,122 @@ if (!(/** @type {any} */ (globalThis)).__MODELCONTEXT_DEVTOOLS_HOOK__) {
   /** @param {string} type @param {any} fields */
   const record = (type, fields) => {
     const ev = { seq: ++seq, time: Date.now(), type, ...fields };
+    keep(ev);
+    return ev;
+  };
+
+  /** keep adds ev to the buffer. @param {any} ev */
+  const keep = (ev) => {
     if (events.length >= MAX_EVENTS) {
       // Drop the older half at once: a push while no one polls stays cheap.
       dropped += MAX_EVENTS / 2;
       events = events.slice(MAX_EVENTS / 2);
     }
     events.push(ev);
-    return ev;
   };
 
+  /**
+   * utf8Length is the length of s in UTF-8 (its size as the agent gets it).
+   * @param {string} s
+   */
+  const utf8Length = (s) => {
+    if (!/[^\x00-\x7f]/.test(s)) return s.length;
+    let n = s.length;
+    for (let i = 0; i < s.length; i++) {
+      const c = s.charCodeAt(i);
+      if (c >= 0x80) n += c < 0x800 || (c >= 0xd800 && c <= 0xdfff) ? 1 : 2; // a surrogate pair: 4 bytes
+    }
+    return n;
+  };
+
+  /**
+   * pushJSON writes push event e as JSON text for take. Its value goes as
+   * the module's comparison key, which is JSON text already (tags such as
+   * ["\u0000Map", entries] the panel reads): spliced in as it is, neither
+   * copied nor escaped. A suppressed push sends no value: it is the last
+   * dispatched one's, which the panel has (lastSeq) unless it was dispatched
+   * before the panel listened or dropped from the buffer unread (then the
+   * push's own key, the same, goes as last).
+   * @param {any} e @param {number} after @param {number} first the lowest seq in this answer
+   */
+  const pushJSON = (e, after, first) => {
+    /** @type {any} */
+    const head = { seq: e.seq, time: e.time, type: "push", uri: e.uri, n: e.n, outcome: e.outcome };
+    if (e.error !== undefined) head.error = e.error;
+    if (e.count > 1) head.count = e.count;
+    let tail = "";
+    if (e.outcome === "suppressed") {
+      // Unchanged: its key is the last dispatched one's, value and all.
+      const l = e.last;
+      if (l !== undefined && (l.seq <= after || l.seq >= first)) head.lastSeq = l.seq;
+      else {
+        head.lastKeyed = true;
+        head.size = keySize(e.key);
+        tail = ',"last":' + valueJSON(e);
+      }
+    } else if (e.key !== undefined || e.preview !== undefined) {
+      head.size = e.size !== undefined ? e.size : keySize(e.key);
+      head.keyed = typeof e.key === "string"; // the value is a key (tags to read), not a preview
+      tail = ',"value":' + valueJSON(e);
+    }
+    const text = JSON.stringify(head);
+    return tail === "" ? text : text.slice(0, -1) + tail + "}";
+  };
+
+  /** valueJSON is the JSON text of push e's value. @param {any} e */
+  const valueJSON = (e) => {
+    if (typeof e.key !== "string") return JSON.stringify(e.preview);
+    // The key of undefined (or a function) is "\u0000undefined", no JSON text.
+    return e.key.charCodeAt(0) === 0 ? '{"$t":"undefined","why":"no JSON form"}' : e.key;
+  };
+
+  /** keySize is the size of a value by its key, -1 when it has no JSON form. @param {string} k */
+  const keySize = (k) => (k.charCodeAt(0) === 0 ? -1 : utf8Length(k));
+
   const hook = {
-    version: 1,
+    version: 2,
     /**
-     * emit is the module's call (js/loader/inspect.js). Values are copied
-     * into previews at once: the page's objects are not kept.
+     * emit is the module's call (js/loader/inspect.js). A push keeps the
+     * module's comparison key (a string: JSON text made already, shared,
+     * not copied) and does the rest when the panel takes it; a value with
+     * no key (a push that failed open) is copied into a preview at once.
+     * The page's objects are never kept.
      * @param {string} type @param {any} f
      */
     emit(type, f) {
       switch (type) {
         case "push": {
-          const ev = record("push", { uri: f.uri, n: f.n, outcome: f.outcome, error: f.error });
-          // A key without a tag is the value's JSON text, a copy made
-          // already: the panel makes its preview from it.
-          if (typeof f.key === "string" && f.key.indexOf("\\u0000") < 0) ev.json = f.key; // tags are "\u0000Map"… in JSON
-          else if ("value" in f) {
-            ev.value = preview(f.value);
+          if (f.outcome === "suppressed") {
+            // A run of unchanged pushes of one uri is one event, counted.
+            const p = events.length ? events[events.length - 1] : undefined;
+            if (p !== undefined && p.outcome === "suppressed" && p.uri === f.uri && p.last === lastSent.get(f.uri)) {
+              p.count++;
+              return;
+            }
+          }
+          const hasKey = typeof f.key === "string";
+          /** @type {any} */
+          const ev = {
+            seq: ++seq, time: Date.now(), type, uri: f.uri, n: f.n,
+            outcome: f.settle ? f.outcome + " (settled)" : f.outcome, error: f.error,
+            key: hasKey ? f.key : undefined, preview: undefined, size: undefined, last: undefined, count: 1,
+          };
+          if (!hasKey && "value" in f && f.error === undefined) {
+            ev.preview = preview(f.value);
             ev.size = size(f.value);
           }
-          if (f.outcome === "dispatched" || f.outcome === "failed open") lastSent.set(f.uri, "json" in ev ? { $json: ev.json } : ev.value);
-          else if (f.outcome === "suppressed") ev.last = lastSent.has(f.uri) ? lastSent.get(f.uri) : { $t: "unknown", why: "dispatched before the panel listened" };
-          if (f.settle) ev.outcome += " (settled)";
+          if (f.outcome === "dispatched" || f.outcome === "failed open") lastSent.set(f.uri, ev);
+          else if (f.outcome === "suppressed") ev.last = lastSent.get(f.uri);
+          keep(ev);
           return;
         }
         case "read":
-          record("read", { uri: String(f.uri), by: reader || "page" });
+          // by: who the module says read (a tool), else the panel while it
+          // reads, else a consumer in the page.
+          record("read", { uri: String(f.uri), by: reader || (typeof f.by === "string" && f.by) || "page" });
+          return;
+        case "tool":
+          record("tool", { name: String(f.name), host: String(f.host || "") });
           return;
         case "mcp": {
           const m = f.message && typeof f.message === "object" ? f.message : {};
@@ -195,7 +277,8 @@ if (!(/** @type {any} */ (globalThis)).__MODELCONTEXT_DEVTOOLS_HOOK__) {
         case "register":
         case "replace":
           if (type === "replace") lastSent.delete(f.uri); // the baseline is cleared (wasm/CONTRACT.md §3)
-          record(type, { uri: f.uri, template: !!f.template, frame: !!f.frame, descriptor: preview(f.descriptor) });
+          // frame: the frame that serves it ({origin, src, id, name}), or false.
+          record(type, { uri: f.uri, template: !!f.template, frame: f.frame && typeof f.frame === "object" ? preview(f.frame) : !!f.frame, descriptor: preview(f.descriptor) });
           return;
         case "attach":
           record("attach", { snapshot: preview(f) });
@@ -211,14 +294,19 @@ if (!(/** @type {any} */ (globalThis)).__MODELCONTEXT_DEVTOOLS_HOOK__) {
       if (typeof f !== "function") return JSON.stringify({ module: false, hasObject: !!mc });
       return JSON.stringify({ module: true, snapshot: preview(f.call(mc, hook)) });
     },
-    /** take answers the events after the one numbered after, as JSON text. @param {number} after */
+    /**
+     * take answers the events after the one numbered after, as JSON text:
+     * {events, dropped, seq}. Push events are written here, when the panel
+     * polls, not when they happen (pushJSON).
+     * @param {number} after
+     */
     take(after) {
       const out = events.filter((e) => e.seq > after);
-      // Values with JSON text (json, last.$json) go as that text: the
-      // panel parses and shows them in its own process, not the page's.
-      const answer = JSON.stringify({ events: out, dropped, seq });
       events = [];
-      return answer;
+      const first = out.length ? out[0].seq : seq + 1;
+      const parts = [];
+      for (const e of out) parts.push(e.type === "push" ? pushJSON(e, after, first) : JSON.stringify(e));
+      return '{"events":[' + parts.join(",") + '],"dropped":' + dropped + ',"seq":' + seq + "}";
     },
     /** read reads uri as the panel's "Read now": a consumer read, shown as by devtools. @param {string} uri */
     read(uri) {

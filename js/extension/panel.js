@@ -35,6 +35,8 @@
   let timeline = [];
   /** @type {Map<string, any>} origin + session → client */
   const clients = new Map();
+  /** @type {Map<string, {seq: number, value: any, size: number}>} uri → its last dispatched push */
+  const lastSent = new Map();
 
   /**
    * evalPage evaluates expr in the inspected page and resolves with its
@@ -109,37 +111,65 @@
     seq = 0;
     resources.clear();
     clients.clear();
+    lastSent.clear();
     timeline = [];
     boot = debug = tools = null;
   }
 
   /**
-   * fromJSON makes a push's value from the JSON text the hook sent (the
-   * module's comparison key): its size in bytes and the parsed value.
-   * @param {any} e
+   * fromKey makes a preview (as hook.js makes them) of a value that came as
+   * the module's comparison key (js/loader/runtime/keys.js): ["\u0000Map",
+   * entries] and the like are tags, and a string that starts with "\u0000"
+   * was escaped with one more.
+   * @param {any} x
+   * @returns {any}
    */
-  function fromJSON(e) {
-    if (e.json !== undefined) {
-      e.size = utf8Length(e.json);
-      e.value = JSON.parse(e.json);
-      delete e.json;
+  function fromKey(x) {
+    if (typeof x === "string") return x.charCodeAt(0) === 0 ? x.slice(1) : x;
+    if (x === null || typeof x !== "object") return x;
+    if (Array.isArray(x)) {
+      if (x.length === 2 && typeof x[0] === "string" && x[0].charCodeAt(0) === 0 && x[0].charCodeAt(1) !== 0) return fromTag(x[0].slice(1), x[1]);
+      return x.map(fromKey);
     }
-    if (e.last && e.last.$json !== undefined) e.last = JSON.parse(e.last.$json);
+    /** @type {any} */
+    const o = {};
+    for (const k of Object.keys(x)) o[k] = fromKey(x[k]);
+    return o;
   }
 
-  /** utf8Length is the length of s in UTF-8, without encoding it. @param {string} s */
-  function utf8Length(s) {
-    let n = s.length;
-    for (let i = 0; i < s.length; i++) {
-      const c = s.charCodeAt(i);
-      if (c >= 0x80) n += c < 0x800 || (c >= 0xd800 && c <= 0xdfff) ? 1 : 2; // a surrogate pair: 4 bytes
+  /** @param {string} tag @param {any} content */
+  function fromTag(tag, content) {
+    if (tag === "Map") return { $t: "Map", size: content.length, entries: content.map((/** @type {any[]} */ [k, v]) => [fromKey(k), fromKey(v)]) };
+    if (tag === "Set") return { $t: "Set", size: content.length, items: content.map(fromKey) };
+    // Binary: its bytes, one character each.
+    let head = "";
+    for (let i = 0; i < Math.min(content.length, 16); i++) head += content.charCodeAt(i).toString(16).padStart(2, "0") + " ";
+    return { $t: "binary", type: tag, size: content.length, head: head.trim() };
+  }
+
+  /**
+   * fromPush resolves a push event's value: a key read as a preview, and a
+   * suppressed push's value, the last dispatched one of its uri (lastSeq:
+   * the panel has it; last: sent along).
+   * @param {any} e
+   */
+  function fromPush(e) {
+    if (e.keyed) e.value = fromKey(e.value);
+    if (e.last !== undefined && e.lastKeyed) e.last = fromKey(e.last);
+    if (e.lastSeq !== undefined) {
+      const l = lastSent.get(e.uri);
+      if (l && l.seq === e.lastSeq) {
+        e.last = l.value;
+        e.size = l.size;
+      } else e.last = { $t: "unknown", why: "dispatched before the panel listened" };
     }
-    return n;
+    if (e.outcome.startsWith("suppressed")) e.value = e.last;
+    else if ("value" in e && (e.outcome.startsWith("dispatched") || e.outcome.startsWith("failed open"))) lastSent.set(e.uri, { seq: e.seq, value: e.value, size: e.size });
   }
 
   /** @param {any} e */
   function apply(e) {
-    fromJSON(e);
+    if (e.type === "push") fromPush(e);
     switch (e.type) {
       case "attach":
         applySnapshot(e.snapshot);
@@ -242,7 +272,7 @@
   function summary(e) {
     switch (e.type) {
       case "push":
-        return e.uri + (e.size >= 0 && e.size !== undefined ? ` · ${e.size} bytes` : "") + (e.error ? " · " + e.error : "");
+        return e.uri + (e.size >= 0 && e.size !== undefined ? ` · ${e.size} bytes` : "") + (e.count > 1 ? ` · ${e.count} pushes in a row` : "") + (e.error ? " · " + e.error : "");
       case "read":
         return `${e.uri} · read by ${e.by === "devtools" ? "this panel" : "an in-page consumer"}`;
       case "mcp":

@@ -164,7 +164,7 @@ function result(r, n, v) {
   }
   if (k !== null && k === r.base) {
     const same = internal(ex.mc_push(r.id, n, RESULT_SAME, 0, debugOn()));
-    if (devtools.hook !== null) inspectEmit("push", { uri: r.key, n, outcome: same === SUPPRESSED ? "suppressed" : "dropped as stale", value: v, key: k });
+    if (devtools.hook !== null) inspectEmit("push", { uri: r.key, n, outcome: same === SUPPRESSED ? "suppressed" : "dropped as stale", key: k });
     return;
   }
   const old = r.base;
@@ -173,7 +173,7 @@ function result(r, n, v) {
   const outcome = internal(ex.mc_push(r.id, n, k === null ? RESULT_NO_KEY : RESULT_DIFFERENT, h, debugOn()));
   if (devtools.hook !== null) {
     const sent = outcome === DISPATCHED || outcome === DELIVERED;
-    inspectEmit("push", { uri: r.key, n, outcome: !sent ? "dropped as stale" : k === null ? "failed open" : "dispatched", settle: r.settle > 0, value: v, key: k });
+    inspectEmit("push", { uri: r.key, n, outcome: !sent ? "dropped as stale" : k === null ? "failed open" : "dispatched", settle: r.settle > 0, value: k === null ? v : undefined, key: k });
   }
   if (outcome === DISPATCHED) return; // Go holds v until it is delivered
   release(h);
