@@ -463,6 +463,14 @@ bench-frameworks: $(TARBALL) test-deps testdata/frameworks/vite-react/node_modul
 	$(call framework_app,vite-react)
 	CHROMIUM="$(BIN)/chromium" $(GO) test -count=1 -run '^TestPushCost$$' -v ./wasm/frameworks -args -push-cost
 
+# bench-devtools (part of make bench): a push with the DevTools panel's hook
+# recording, against no panel and against the module with the inspection
+# channel's checks taken out, in one page (wasm/relay's TestDevToolsPushCost).
+.PHONY: bench-devtools
+bench: bench-devtools
+bench-devtools: build test-deps
+	CHROMIUM="$(BIN)/chromium" $(GO) test -count=1 -run '^TestDevToolsPushCost$$' -v ./wasm/relay -args -devtools-cost
+
 # test-next: the Next.js app (testdata/frameworks/next) against the tarball.
 # npm ci runs only when its lock changed; the fresh tarball is installed with
 # --no-save; `next build` (Turbopack) writes .next/ and `next build --webpack`
