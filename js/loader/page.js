@@ -50,8 +50,8 @@ function debugOn() {
 // (import.meta.url, which jsbuild writes into the module as moduleWasmURL,
 // and which a bundler may have rewritten into a path of the site); beside
 // the script's src. Each resolves like any URL of the page, and a query or
-// hash on the script's URL changes nothing. When none of them gives
-// a URL (a blob: script without data-wasm), wasmURL is "" and boot says so.
+// hash on the script's URL changes nothing. When none of them gives a URL
+// (a blob: script without data-wasm), wasmURL is "" and boot says so.
 // scriptURL is where the script was ("" for the ES module): the classic
 // script's runtime is beside it (loadRuntime). wasmFix is the advice of an
 // error about a .wasm that is not at wasmURL: it names what chose the URL.
@@ -191,9 +191,10 @@ const listen = /** @type {any} */ (events.addEventListener).bind(events);
 // types are read once and handed to the browser as read, so that both see
 // one capture flag. What the browser takes off by itself (a `once` listener
 // that ran, one whose `signal` aborted) still counts: heard may say yes when
-// nobody listens, never no when somebody does. A page's own object that carries events (native WebMCP, a polyfill)
-// may have had listeners before this file ran, or get them from another
-// script world: on it every event is made.
+// nobody listens, never no when somebody does. A page's own object that
+// carries events (native WebMCP, a polyfill) may have had listeners before
+// this file ran, or get them from another script world: on it every event
+// is made.
 const pagesOwn = events === mc && !madeHere;
 const heard = { resourceupdated: pagesOwn, resourcelistchanged: pagesOwn };
 

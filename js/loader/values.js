@@ -3,7 +3,8 @@
 // a JavaScript value without touching it twice.
 
 /**
- * kindOf returns the kind (a K_* constant from Go) of v: typeof's answer, or null or array.
+ * kindOf returns the kind (a K_* constant from Go) of v: typeof's answer, or
+ * null or array.
  * @param {any} v
  */
 function kindOf(v) {

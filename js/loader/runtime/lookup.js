@@ -23,9 +23,9 @@ function encodeRegistration(r) {
 // KEY_ALONE: Go reads a registration as its key, its mimeType and its
 // template, in that order, so that a concrete resource with the default
 // mimeType (most registrations) is its key and two undefined fields, which
-// encodeKeyAlone writes straight into Go's buffer (measured 45-55 ns against
-// 115-240 for the field-by-field encoding). Were the fields to change, the
-// field-by-field encoding would serve every registration.
+// encodeKeyAlone writes straight into Go's buffer, faster than the
+// field-by-field encoding. Were the fields to change, the field-by-field
+// encoding would serve every registration.
 const KEY_ALONE = REGISTRATION_FIELDS.join() === "key,mimeType,template";
 
 /**

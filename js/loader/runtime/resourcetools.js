@@ -11,12 +11,8 @@
  * @property {(message: string) => any} failure
  */
 
-// The tools' descriptions do not name the page's resources: the list is live
-// and a tool's description is fixed when it is registered. Keeping it current
-// would mean registering the tools again on every change of the list (the
-// tools missing in between, and a toolchange each time), and following the
-// list would start the module on every visit, agent or not. The agent pays
-// one list_resources call instead.
+// The tools and their descriptions (which do not name the resources, and
+// why) are tools.js's.
 
 /**
  * listTool answers list_resources: the resources, then the templates (whose

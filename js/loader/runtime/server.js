@@ -1,8 +1,8 @@
 // @ts-check
-// server.js: the MCP server's transport on window.postMessage. The protocol is
-// Go's (wasm/mcp); the loader extracts the fields Go reads (MESSAGE_FIELDS),
-// posts what Go writes, inserts the lists and contents Go names, and turns a
-// getter's value into MCP content.
+// server.js: the MCP server's transport on window.postMessage. The protocol
+// is Go's (wasm/mcp); the loader extracts the fields Go reads
+// (MESSAGE_FIELDS), posts what Go writes, inserts the lists and contents Go
+// names, and turns a getter's value into MCP content.
 
 /**
  * A server's transport: the window it serves (the page's own; for a parent
@@ -18,7 +18,7 @@ const messageFields = compileExtracts(MESSAGE_FIELDS);
 const optionFields = compileExtracts(OPTION_FIELDS);
 
 // Messages are posted after Go has returned, with no wasm frames on the
-// stack (posting from deep inside them measured slower), in the order Go
+// stack (posting from deep inside them is slower), in the order Go
 // wrote them: at the end of the message event or asynchronous read that
 // produced them, or in a microtask for those that a push or a registration
 // produced.

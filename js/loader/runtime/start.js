@@ -1,9 +1,10 @@
 // @ts-check
 // start.js: fetch, compile and start the Go runtime (boot.js's start calls
 // boot once the runtime is loaded).
-// ex is the module's exports once it is instantiated. Its type, ModuleExports, is
-// generated from wasm/bridge's //go:wasmexport functions (jsbuild -constants), so
-// that make check-loader fails a call with the wrong number of arguments.
+// ex is the module's exports once it is instantiated. Its type,
+// ModuleExports, is generated from wasm/bridge's //go:wasmexport functions
+// (jsbuild -constants), so that make check-loader fails a call with the
+// wrong number of arguments.
 /** @type {ModuleExports} */
 let ex = /** @type {any} */ (null);
 
