@@ -18,7 +18,6 @@ const (
 
 // FrameIDBase is where the registration IDs of a connected frame's
 // resources start (connectFrame's proxies; the page's own count up from 1).
-// The registry lists and matches IDs below it before those at or above it,
-// each in its own order, and so does the loader's cache: a frame's
-// resources come after the page's own.
+// The registry lists and matches a frame's resources after the page's own
+// (registry.List), and so does the loader's cache.
 const FrameIDBase = 1 << 30
