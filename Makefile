@@ -43,8 +43,8 @@ dist/wasm_exec.js: $(WASM_EXEC)
 	cp $(WASM_EXEC) $@
 
 # No inlining (-l) keeps the .wasm small; the registry and the bridge, the
-# push path's Go code, are inlined: measured size-neutral (436.6 -> 436.1 KB
-# brotli) and faster (testdata/bench/PERFORMANCE.md).
+# push path's Go code, are inlined, which costs no size and is faster
+# (testdata/bench/PERFORMANCE.md).
 MODULE := github.com/modelcontext-go/modelcontext
 WASM_GCFLAGS := -gcflags=all=-l -gcflags=$(MODULE)/wasm/registry= -gcflags=$(MODULE)/wasm/bridge=
 
