@@ -75,12 +75,24 @@
     boot = s.boot;
     debug = s.debug;
     tools = s.tools;
-    const frames = new Set(s.frames || []);
-    for (const d of s.resources) merge(d.uri, d, false, frames.has(d.uri));
-    for (const d of s.templates) merge(d.uriTemplate, d, true, frames.has(d.uriTemplate));
+    // A module older than the panel lists frames' uris alone.
+    const frames = new Map((s.frames || []).map((/** @type {any} */ f) => (typeof f === "string" ? [f, true] : [f.uri, f])));
+    for (const d of s.resources) merge(d.uri, d, false, frames.get(d.uri) || false);
+    for (const d of s.templates) merge(d.uriTemplate, d, true, frames.get(d.uriTemplate) || false);
   }
 
-  /** @param {string} key @param {any} descriptor @param {boolean} template @param {boolean} frame */
+  /**
+   * frameText names the frame a resource comes from: the iframe (its id or
+   * name), its src and the origin connectFrame was given.
+   * @param {any} f {origin, src, id, name}, or true when the module says no more
+   */
+  function frameText(f) {
+    if (!f || typeof f !== "object") return "a connected frame";
+    const which = f.id ? `iframe#${f.id}` : f.name ? `iframe name="${f.name}"` : "iframe";
+    return `${which}${f.src ? " · " + f.src : ""} · origin ${f.origin}`;
+  }
+
+  /** @param {string} key @param {any} descriptor @param {boolean} template @param {any} frame the frame ({origin, src, id, name}), or false */
   function merge(key, descriptor, template, frame) {
     const r = resources.get(key) || {};
     resources.set(key, { ...r, descriptor, template, frame: frame || r.frame, gone: false });
@@ -253,6 +265,7 @@
         if (d[f] === undefined) continue;
         dl.append(el("dt", "", f), el("dd", "", typeof d[f] === "object" ? JSON.stringify(d[f]) : String(d[f])));
       }
+      if (r.frame) dl.append(el("dt", "", "from"), el("dd", "frame", frameText(r.frame)));
       if (r.size !== undefined) dl.append(el("dt", "", "size"), el("dd", "size", r.size < 0 ? "no JSON form" : r.size + " bytes"));
       box.append(dl);
       if (!r.template && !r.gone) {
@@ -268,17 +281,35 @@
     }
   }
 
+  /**
+   * readBy names who read: the panel, a tool (read_resource, on the
+   * browser's WebMCP or a polyfill), or a consumer in the page. An MCP
+   * client's read is an mcp event of its own.
+   * @param {string} by
+   */
+  function readBy(by) {
+    if (by === "devtools") return "this panel";
+    if (by === "tool on WebMCP") return "a tool: read_resource, called through the browser's WebMCP";
+    if (by.startsWith("tool")) return "a tool: read_resource, called through the page's WebMCP polyfill";
+    return "an in-page consumer";
+  }
+
   /** @param {any} e */
   function summary(e) {
     switch (e.type) {
       case "push":
         return e.uri + (e.size >= 0 && e.size !== undefined ? ` · ${e.size} bytes` : "") + (e.count > 1 ? ` · ${e.count} pushes in a row` : "") + (e.error ? " · " + e.error : "");
       case "read":
-        return `${e.uri} · read by ${e.by === "devtools" ? "this panel" : "an in-page consumer"}`;
+        return `${e.uri} · read by ${readBy(e.by)}`;
+      case "tool":
+        return `${e.name} · called by an agent through the ${e.host === "WebMCP" ? "browser's WebMCP" : "page's WebMCP polyfill"}`;
       case "mcp":
         return `${e.method}${e.uri ? " " + e.uri : ""} · MCP client ${e.origin}${e.session ? " session " + e.session : ""}${e.revision ? " · revision " + e.revision : ""}`;
       case "boot":
         return `${e.state}${e.why ? ": " + e.why : ""}`;
+      case "register":
+      case "replace":
+        return e.uri + (e.frame ? " · from " + frameText(e.frame) : "");
       default:
         return e.uri || "";
     }
@@ -291,10 +322,11 @@
     ol.replaceChildren();
     for (const e of timeline) {
       if (uri && !(e.uri || "").includes(uri)) continue;
-      if (kind && !(e.type === kind || (e.type === "push" && (kind === "push" || e.outcome.startsWith(kind))) || (kind === "read" && e.type === "mcp" && e.method === "resources/read") || (kind === "register" && (e.type === "replace" || e.type === "unregister")))) continue;
+      if (kind && !(e.type === kind || (e.type === "push" && (kind === "push" || e.outcome.startsWith(kind))) || (kind === "read" && ((e.type === "mcp" && e.method === "resources/read") || e.type === "tool")) || (kind === "register" && (e.type === "replace" || e.type === "unregister")))) continue;
       const li = el("li");
       li.dataset.type = e.type;
       if (e.outcome) li.dataset.outcome = e.outcome;
+      if (e.type === "read") li.dataset.by = e.by.startsWith("tool") ? "tool" : e.by === "devtools" ? "panel" : "page";
       const label = e.type === "push" ? e.outcome : e.type === "mcp" ? "mcp" : e.type;
       li.append(el("span", "time", new Date(e.time).toISOString().slice(11, 23)), el("span", "outcome-" + String(label).replace(/ .*$|\s/g, (m) => (m.startsWith(" (") ? "" : "-")), label));
       const body = el("div", "body", summary(e));

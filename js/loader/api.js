@@ -106,7 +106,7 @@ function checkURI(method, uri) {
 /** @param {any} uri */
 function readResource(uri) {
   if (!bootStarted) wake("readResource was called");
-  if (devtools.hook !== null) inspectEmit("read", { uri });
+  if (devtools.hook !== null) inspectEmit("read", { uri, by: devtools.by });
   try {
     checkURI("readResource", uri);
   } catch (e) {

@@ -12,10 +12,11 @@
 
 /**
  * devtools holds the hook that listens, or null; why is what started the
- * module (wake's reason), for the panel's boot state.
- * @type {{hook: null | {emit: (type: string, fields: any) => void}, why: string}}
+ * module (wake's reason), for the panel's boot state; by is who reads while
+ * the module itself reads for someone (a tool), "" otherwise.
+ * @type {{hook: null | {emit: (type: string, fields: any) => void}, why: string, by: string}}
  */
-const devtools = { hook: null, why: "" };
+const devtools = { hook: null, why: "", by: "" };
 
 /**
  * inspectAttach makes hook the listener (null detaches) and returns what
@@ -36,7 +37,8 @@ function inspectSnapshot() {
   return {
     resources: list(resources),
     templates: list(templates),
-    frames: [...resources.values(), ...templates.values()].filter((r) => r.id >= FRAME_ID_BASE).map((r) => r.key),
+    // Which frame each of a connected frame's resources comes from.
+    frames: [...resources.values(), ...templates.values()].filter((r) => r.id >= FRAME_ID_BASE).map((r) => Object.assign({ uri: r.key }, frameOf(r))),
     boot: {
       mode: bootMode,
       state: state === READY ? "booted" : state === FAILED ? "failed" : bootStarted ? "starting" : "waiting",

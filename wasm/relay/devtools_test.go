@@ -263,6 +263,12 @@ Object.defineProperty(globalThis, "__MODELCONTEXT_DEVTOOLS_HOOK__", { get() { wi
 		time.Sleep(50 * time.Millisecond)
 	}
 
+	// The slot picker's resource names its frame: the iframe, its src and
+	// the origin the demo gave connectFrame.
+	origin := strings.TrimSuffix(demo, "/")
+	waitFor(panel, "the frame of courier://slot", fmt.Sprintf(`(() => { const f = document.querySelector('#resources [data-uri="courier://slot"] .frame');
+  return f !== null && f.textContent === %q; })()`, "iframe#slot-picker · "+origin+"/slots.html · origin "+origin))
+
 	// A push after an item is added by hand, and the cart's value as it arrived.
 	inspected.Eval(`document.querySelector('[data-action="add-to-cart"]').click()`, nil)
 	waitFor(panel, "a dispatched push of the cart", timelineHas("push", "dispatched", "state://cart", "bytes"))
@@ -342,6 +348,60 @@ Object.defineProperty(globalThis, "__MODELCONTEXT_DEVTOOLS_HOOK__", { get() { wi
 	panel.Eval(`document.getElementById("record").click()`, nil)
 	waitFor(panel, "boot, recorded from load", timelineHas("boot", "", "booted"))
 	waitFor(panel, "the cart after the reload", `document.querySelector('#resources [data-uri="state://cart"]')`)
+}
+
+// TestDevToolsPanelToolRead: on Chromium's own WebMCP, an agent calls the
+// resource tools of the demo (registerResourceTools' list_resources and
+// read_resource, through getTools and executeTool, as an agent of the
+// browser does); the panel shows the read as a tool's, not as an in-page
+// consumer's, and the list call as a tool call. A read by the page itself
+// right after is an in-page consumer's.
+func TestDevToolsPanelToolRead(t *testing.T) {
+	b := newExtBrowser(t, "WebMCP")
+	demo := serveDemoWith(t, testDemoDist(t))
+	inspected := b.Tab(t)
+	inspected.Timeout = timeout
+	inspected.Navigate(demo)
+	waitFor(inspected, "the demo boots", `document.modelContext.getResources().length > 0`)
+	var native bool
+	inspected.Eval(`typeof ModelContext === "function" && document.modelContext instanceof ModelContext && /\[native code\]/.test(String(ModelContext.prototype.registerTool))`, &native)
+	if !native {
+		t.Fatal("this Chromium has no WebMCP of its own with --enable-features=WebMCP")
+	}
+	panel := openPanel(t, b, inspected)
+	waitFor(panel, "the panel lists the demo's cart", `document.querySelector('#resources [data-uri="state://cart"]')`)
+	waitFor(panel, "the tool bridge's state", `document.querySelector("#agents .tools").textContent.includes("registerTool is on the page")`)
+
+	var answer struct {
+		Listed bool
+		Cart   map[string]any
+	}
+	inspected.Eval(`(async () => {
+  const mc = document.modelContext;
+  mc.registerResourceTools();
+  const call = async (name, input) => {
+    for (;;) {
+      const tool = (await mc.getTools()).find((t) => t.name === name);
+      if (tool) return JSON.parse(await mc.executeTool(tool, input));
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  };
+  const list = await call("list_resources", {});
+  const cart = await call("read_resource", { uri: "state://cart" });
+  await mc.readResource("state://cart");
+  return { listed: list.some((r) => r.uri === "state://cart"), cart };
+})()`, &answer)
+	if !answer.Listed || answer.Cart["count"] == nil {
+		t.Fatalf("the tools answered %+v", answer)
+	}
+	waitFor(panel, "the tool's list call", `[...document.querySelectorAll('#events li[data-type="tool"]')].some((li) => li.textContent.includes("list_resources · called by an agent through the browser's WebMCP"))`)
+	waitFor(panel, "the tool's read", `[...document.querySelectorAll('#events li[data-type="read"][data-by="tool"]')].some((li) => li.textContent.includes("state://cart · read by a tool: read_resource, called through the browser's WebMCP"))`)
+	waitFor(panel, "the page's own read after it", `[...document.querySelectorAll('#events li[data-type="read"][data-by="page"]')].some((li) => li.textContent.includes("state://cart · read by an in-page consumer"))`)
+	var reads []string
+	panel.Eval(`[...document.querySelectorAll('#events li[data-type="read"]')].map((li) => li.dataset.by)`, &reads)
+	if strings.Join(reads, " ") != "tool page" {
+		t.Errorf("the timeline's reads are by %v, want [tool page]", reads)
+	}
 }
 
 // TestDevToolsPanelWithoutModule: on a page without the module, the panel

@@ -88,7 +88,9 @@ func grantAsVisitor(t testing.TB, profile string) {
 	}
 }
 
-func newExtBrowser(t testing.TB) *extBrowser {
+// newExtBrowser starts Chromium with the extension loaded, and features
+// (Chromium features, such as "WebMCP") turned on.
+func newExtBrowser(t testing.TB, features ...string) *extBrowser {
 	t.Helper()
 	requireBuild(t)
 	ext := filepath.Join(browsertest.RepoRoot(), "dist", "extension")
@@ -110,7 +112,7 @@ func newExtBrowser(t testing.TB) *extBrowser {
 	if err != nil {
 		t.Fatalf("relay --install-native-host: %v\n%s", err, out)
 	}
-	b, err := browsertest.NewBrowserWith(browsertest.Options{Flags: map[string]any{
+	b, err := browsertest.NewBrowserWith(browsertest.Options{Features: features, Flags: map[string]any{
 		"headless":                  "new",
 		"user-data-dir":             profile,
 		"disable-extensions":        false,

@@ -26,6 +26,8 @@ let lastFrameID = FRAME_ID_BASE;
 let lastFrameRequest = 0;
 /** @type {WeakMap<Registration, string>} what each proxy lists (frameSignature), to tell a changed one from the same */
 const frameSigs = new WeakMap();
+/** @type {WeakMap<Registration, FrameConn>} the connection each proxy came from */
+const frameOwners = new WeakMap();
 
 /**
  * @typedef {object} FrameConn
@@ -111,6 +113,19 @@ function frameEnd(conn) {
  */
 function frameLabel(conn) {
   return `the frame "${conn.iframe.src || conn.iframe.name || "about:blank"}" (origin ${conn.origin})`;
+}
+
+/**
+ * frameOf names the frame a proxy's resource comes from, for the DevTools
+ * panel (inspect.js): the origin connectFrame was given and the iframe's
+ * src, id and name as they are now; null for the page's own.
+ * @param {Registration} r
+ */
+function frameOf(r) {
+  const conn = frameOwners.get(r);
+  if (conn === undefined) return null;
+  const f = conn.iframe;
+  return { origin: conn.origin, src: f.src, id: f.id, name: f.name };
 }
 
 /**
@@ -384,6 +399,7 @@ function frameApplyTable(conn, mine, table, items, template) {
     if (old && frameSigs.get(old) === w.sig) continue;
     const r = newRegistration(w.s, ++lastFrameID);
     frameSigs.set(r, w.sig);
+    frameOwners.set(r, conn);
     try {
       registerNow(r);
     } catch (e) {

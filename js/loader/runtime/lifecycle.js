@@ -38,7 +38,7 @@ function registerNow(r) {
   // A teardown may have replaced or unregistered r: then it is not subscribed.
   if (r.subscribe !== undefined && r.current) startSubscription(r);
   if (debugOn()) debugLine((old ? 'replaced "' : 'registered "') + r.key + '"');
-  if (devtools.hook !== null) inspectEmit(old ? "replace" : "register", { uri: r.key, template: tableOf(r) === templates, frame: r.id >= FRAME_ID_BASE, descriptor: listed(r) });
+  if (devtools.hook !== null) inspectEmit(old ? "replace" : "register", { uri: r.key, template: tableOf(r) === templates, frame: r.id >= FRAME_ID_BASE ? frameOf(r) : null, descriptor: listed(r) });
   listChanged();
 }
 

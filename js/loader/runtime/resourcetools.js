@@ -21,6 +21,7 @@
  */
 async function listTool(native) {
   const answers = native ? valueAnswers : callToolResults;
+  if (devtools.hook !== null) inspectEmit("tool", { name: "list_resources", host: native ? "WebMCP" : "polyfill" });
   try {
     return answers.list(getResources().map(mcpInfo).concat(getResourceTemplates().map(mcpInfo)));
   } catch (e) {
@@ -44,7 +45,15 @@ async function readTool(native, input) {
   }
   let v;
   try {
-    v = await readResource(uri);
+    // The read is the tool's, for the DevTools panel's timeline.
+    devtools.by = native ? "tool on WebMCP" : "tool on a polyfill";
+    let p;
+    try {
+      p = readResource(uri);
+    } finally {
+      devtools.by = "";
+    }
+    v = await p;
     if (typeof Blob !== "undefined" && v instanceof Blob) {
       const type = v.type;
       return answers.binary(uri, mimeTypeOf(uri, type), base64(new Uint8Array(await v.arrayBuffer())));
