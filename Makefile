@@ -102,7 +102,7 @@ LIGHTHOUSE := testdata/lighthouse/node_modules/.package-lock.json
 lighthouse: $(LIGHTHOUSE)
 
 $(LIGHTHOUSE): testdata/lighthouse/package-lock.json
-	cd testdata/lighthouse && npm ci --no-audit --no-fund
+	$(call npm_ci,testdata/lighthouse)
 	@touch $@
 
 bench-page: build test-deps mcpclient $(LIGHTHOUSE)
@@ -114,6 +114,15 @@ size: build
 	@$(GO) run ./wasm/cmd/size dist/modelcontext.wasm dist/modelcontext.js dist/modelcontext-runtime.js
 	@echo "bindings, only for pages that import them:"
 	@$(GO) run ./wasm/cmd/size js/react/react.js js/vue/vue.js
+
+# npm_ci,dir[,flags] installs dir's locked packages from npm's cache when it
+# has them, without asking the registry again (the lock file pins each
+# version and its integrity, which npm checks either way; without
+# --prefer-offline npm fetches every package's metadata and tarball again),
+# and once more online if that fails, as when the cache predates a version
+# the lock file pins.
+npm_ci = cd $(1) && { npm ci --prefer-offline --no-audit --no-fund $(2) || \
+	{ echo "npm ci in $(1): once more, online"; npm ci --no-audit --no-fund $(2); }; }
 
 # test-deps installs what the tests need on a fresh machine: Chromium from
 # Debian's packages, and wasmbrowsertest at the version go.mod pins, behind a
@@ -142,7 +151,7 @@ MCPCLIENT_OUT := testdata/out/mcpclient.js testdata/out/mcpserver.js testdata/ou
 mcpclient: $(MCPCLIENT_OUT)
 
 $(MCPCLIENT)/node_modules/.package-lock.json: $(MCPCLIENT)/package-lock.json
-	cd $(MCPCLIENT) && npm ci --ignore-scripts --no-audit --no-fund
+	$(call npm_ci,$(MCPCLIENT),--ignore-scripts)
 	@touch $@
 
 $(MCPCLIENT_OUT) &: $(MCPCLIENT)/node_modules/.package-lock.json $(MCPCLIENT)/package.json $(wildcard $(MCPCLIENT)/src/*.js)
@@ -179,7 +188,7 @@ check-loader: testdata/types/node_modules/.package-lock.json
 	cd testdata/types && node pieces.mjs $(addprefix ../../,$(PIECES_JS))
 
 testdata/types/node_modules/.package-lock.json: testdata/types/package-lock.json
-	cd testdata/types && npm ci --ignore-scripts --no-audit --no-fund
+	$(call npm_ci,testdata/types,--ignore-scripts)
 	@touch $@
 
 lint:
@@ -248,7 +257,22 @@ test-goapi: build build-test test-deps
 	CHROMIUM="$(BIN)/chromium" $(GO) test -race -count=1 ./$(GOAPI)/...
 	PATH="$(BIN):$$PATH" GOOS=js GOARCH=wasm $(GO) test -count=1 -exec="$(BIN)/go_js_wasm_exec" ./$(GOAPI)/...
 
-test: lint types check-loader test-host test-wasm test-browser test-goapi test-edge test-package test-node test-frameworks test-next test-relay
+# make test: first what its targets need installed or built, none of it a
+# test (test-prep, at the end of this file), three jobs at a time so that
+# npm's installs overlap Go's compiles; then test-browser, the longest, beside
+# the checks that start no browser (test-checks, one after another); then the
+# other targets one after another. -O keeps each target's output together.
+.PHONY: test-prep test-checks
+TEST_CHECKS := lint types check-loader test-host
+TEST_REST   := test-wasm test-goapi test-edge test-package test-node test-frameworks test-next test-relay
+
+test:
+	@$(MAKE) --no-print-directory -j3 -O test-prep
+	@$(MAKE) --no-print-directory -j2 -O test-browser test-checks
+	@$(MAKE) --no-print-directory $(TEST_REST)
+
+test-checks:
+	@for t in $(TEST_CHECKS); do $(MAKE) --no-print-directory $$t || exit 1; done
 
 # test-node: the package in Node.js, as a page author's tooling meets it,
 # installed from the fresh tarball: node-import.mjs imports it, requires it
@@ -260,7 +284,7 @@ test: lint types check-loader test-host test-wasm test-browser test-goapi test-e
 VITEST := testdata/vitest
 
 $(VITEST)/node_modules/.package-lock.json: $(VITEST)/package-lock.json
-	cd $(VITEST) && npm ci --ignore-scripts --no-audit --no-fund
+	$(call npm_ci,$(VITEST),--ignore-scripts)
 	@touch $@
 
 test-node: $(TARBALL) $(VITEST)/node_modules/.package-lock.json
@@ -280,7 +304,7 @@ RELAY_TOOLS := testdata/relay/node_modules/.package-lock.json
 relay-tools: $(RELAY_TOOLS)
 
 $(RELAY_TOOLS): testdata/relay/package-lock.json
-	cd testdata/relay && npm ci --no-audit --no-fund
+	$(call npm_ci,testdata/relay)
 	@touch $@
 
 test-relay: build build-test test-deps relay-tools extension
@@ -347,7 +371,7 @@ edge-build: build mcpclient
 	@echo "edge-build: $(EDGE)/build/app.wasm is $$(wc -c < $(EDGE)/build/app.wasm) bytes; the Worker uploads $$(cat $(EDGE)/build/app.wasm $(EDGE)/worker.mjs $(EDGE)/build/wasm_exec.js | gzip -9 | wc -c) bytes gzipped (the free plan allows 3 MB)"
 
 $(WORKERD_DIR)/node_modules/.package-lock.json: $(WORKERD_DIR)/package-lock.json
-	cd $(WORKERD_DIR) && npm ci --ignore-scripts --no-audit --no-fund
+	$(call npm_ci,$(WORKERD_DIR),--ignore-scripts)
 	@touch $@
 
 edge: edge-build $(WORKERD_DIR)/node_modules/.package-lock.json
@@ -403,7 +427,7 @@ more_esbuild := && ./node_modules/.bin/esbuild src/main.js --bundle --format=iif
 	&& cp node_modules/modelcontext/modelcontext.wasm dist-iife/
 
 testdata/bundlers/%/node_modules/.package-lock.json: testdata/bundlers/%/package-lock.json
-	cd testdata/bundlers/$* && npm ci --ignore-scripts --no-audit --no-fund
+	$(call npm_ci,testdata/bundlers/$*,--ignore-scripts)
 	@touch $@
 
 define bundler_app
@@ -441,7 +465,7 @@ build_stores := true
 build_types := ./node_modules/.bin/tsc -p .
 
 testdata/frameworks/%/node_modules/.package-lock.json: testdata/frameworks/%/package-lock.json
-	cd testdata/frameworks/$* && npm ci --ignore-scripts --no-audit --no-fund
+	$(call npm_ci,testdata/frameworks/$*,--ignore-scripts)
 	@touch $@
 
 define framework_app
@@ -483,7 +507,7 @@ NEXT_APP := testdata/frameworks/next
 next_build = ( $(2) ./node_modules/.bin/next build $(3) > build-$(1).log 2>&1 || { cat build-$(1).log; exit 1; } )
 
 $(NEXT_APP)/node_modules/.package-lock.json: $(NEXT_APP)/package-lock.json
-	cd $(NEXT_APP) && npm ci --ignore-scripts --no-audit --no-fund
+	$(call npm_ci,$(NEXT_APP),--ignore-scripts)
 	@touch $@
 
 test-next: $(TARBALL) test-deps $(NEXT_APP)/node_modules/.package-lock.json
@@ -492,3 +516,13 @@ test-next: $(TARBALL) test-deps $(NEXT_APP)/node_modules/.package-lock.json
 		export NEXT_TELEMETRY_DISABLED=1 && \
 		$(call next_build,turbopack,,) && $(call next_build,webpack,NEXT_DIST_DIR=.next-webpack,--webpack)
 	NEXT_TELEMETRY_DISABLED=1 CHROMIUM="$(BIN)/chromium" $(GO) test -count=1 -timeout 20m ./wasm/frameworks/nextjs
+
+# test-prep: every npm install, build and tool that make test's targets need
+# (each target still names its own, so that it runs alone).
+TEST_NPM := testdata/types/node_modules/.package-lock.json $(MCPCLIENT)/node_modules/.package-lock.json \
+	$(VITEST)/node_modules/.package-lock.json $(RELAY_TOOLS) $(WORKERD_DIR)/node_modules/.package-lock.json \
+	$(foreach b,$(BUNDLERS),testdata/bundlers/$(b)/node_modules/.package-lock.json) \
+	$(foreach a,$(FRAMEWORKS),testdata/frameworks/$(a)/node_modules/.package-lock.json) \
+	$(NEXT_APP)/node_modules/.package-lock.json
+
+test-prep: test-deps build-test demo-app mcpclient extension $(TARBALL) $(BRIDGE_GOROOT)/lib/wasm/wasm_exec.js $(TEST_NPM)
