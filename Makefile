@@ -260,11 +260,11 @@ test-goapi: build build-test test-deps
 # make test: first what its targets need installed or built, none of it a
 # test (test-prep, at the end of this file), three jobs at a time so that
 # npm's installs overlap Go's compiles; then test-browser, the longest, beside
-# the checks that start no browser (test-checks, one after another); then the
-# other targets one after another. -O keeps each target's output together.
+# the targets that start no browser (test-checks, one after another); then
+# the others one after another. -O keeps each target's output together.
 .PHONY: test-prep test-checks
-TEST_CHECKS := lint types check-loader test-host
-TEST_REST   := test-wasm test-goapi test-edge test-package test-node test-frameworks test-next test-relay
+TEST_CHECKS := lint types check-loader test-host test-node
+TEST_REST   := test-wasm test-goapi test-edge test-package test-frameworks test-next test-relay
 
 test:
 	@$(MAKE) --no-print-directory -j3 -O test-prep
