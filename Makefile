@@ -361,6 +361,7 @@ WORKERD      = $(shell cd $(WORKERD_DIR) && node -p "require('workerd').default"
 edge-build: build mcpclient
 	rm -rf $(EDGE_SITE) && mkdir -p $(EDGE_SITE)/vendor $(EDGE)/build
 	cp -R demo $(EDGE_SITE)/demo
+	cp js/extension/jsontree.js $(EDGE_SITE)/demo/ # the value tree the demo shares with the DevTools panel (wasm/cmd/serve: sharedFiles)
 	mkdir -p $(EDGE_SITE)/static
 	cp dist/modelcontext.js dist/modelcontext-runtime.js dist/modelcontext.mjs dist/modelcontext.wasm $(EDGE_SITE)/static/
 	cp $(WASM_EXEC) $(EDGE_SITE)/static/wasm_exec.js

@@ -67,6 +67,20 @@ panel: {
     }
   }
 
+  // valueView shows a value read as the DevTools panel does, a collapsible
+  // tree of its JSON (js/extension/jsontree.js, served at /jsontree.js);
+  // as text when it has no JSON or the tree did not load.
+  function valueView(value) {
+    const tree = globalThis.ModelContextJSONTree;
+    let data;
+    try {
+      const s = JSON.stringify(value);
+      if (s !== undefined) data = JSON.parse(s);
+    } catch (_) { /* shown as text */ }
+    if (!tree || data === undefined) return document.createTextNode(pretty(value));
+    return tree.render(data, 3);
+  }
+
   // ---- resource list -------------------------------------------------------
 
   function createItem(uri) {
@@ -87,7 +101,7 @@ panel: {
   // readOut is the (hidden) box a Read shows its value in; Hide returns the
   // focus to back.
   function readOut(what, back) {
-    const pre = el('pre', 'res-value');
+    const pre = el('div', 'res-value');
     pre.tabIndex = 0;
     pre.setAttribute('aria-label', `Value of ${what}`);
     return P.readOut(what, 'value', back, pre);
@@ -136,13 +150,15 @@ panel: {
     $('#resource-count').textContent = String(resources.length);
   }
 
-  function showRead(out, head, text, state) {
+  // showRead shows what a Read got in out: content is text, or a node (the
+  // value's tree).
+  function showRead(out, head, content, state) {
     out.hidden = false;
     $('.res-read-time', out).textContent = head;
-    const pre = $('.res-value', out);
-    pre.textContent = text;
-    pre.dataset.state = state;
-    pre.hidden = text === '';
+    const box = $('.res-value', out);
+    box.replaceChildren(content);
+    box.dataset.state = state;
+    box.hidden = content === '';
   }
 
   // readInto reads uri with readResource and shows the value in li's
@@ -153,7 +169,7 @@ panel: {
       call: 'readResource',
       read: () => mc.readResource(uri),
       show: (out, head, result, state) => showRead(out, head,
-        state === 'ok' ? pretty(result)
+        state === 'ok' ? valueView(result)
           : state === 'error' ? String(result && result.message ? `${result.name}: ${result.message}` : result)
             : '',
         state),

@@ -1,7 +1,8 @@
 // jsontree.js: renders a value preview (plain JSON data, where anything JSON
 // cannot hold is {$t: what it is, ...}, as js/extension/hook.js makes them)
 // as a collapsible tree of <details>. No innerHTML: page data is only ever
-// text here.
+// text here. The DevTools panel (panel.html) and the demo's agent panel
+// (demo/panel.js, served at /jsontree.js) both show values with it.
 (() => {
   const MAX_STRING = 2000; // characters of a string shown
   const MAX_ITEMS = 200; // entries of an object or array shown
@@ -69,6 +70,8 @@
       : Array.isArray(v) ? v.map((x, i) => [i, x]) : Object.entries(v);
     const label = v.$t === "Map" ? `Map(${v.size})` : v.$t === "Set" ? `Set(${v.size})` : Array.isArray(v) ? `Array(${v.length})` : `{${entries.length === 0 ? "" : "…"}}`;
     if (entries.length === 0) return el("span", "m", Array.isArray(v) ? "[]" : label === "{}" ? "{}" : label);
+    // An object's keys are written as in its JSON, what an agent reads.
+    const keyed = !Array.isArray(v) && v.$t !== "Set";
     const d = el("details");
     d.append(el("summary", "m", label));
     // A folded level is built when it is first opened: a huge value costs
@@ -77,7 +80,7 @@
       const ul = el("ul");
       for (const [k, x] of entries.slice(0, MAX_ITEMS)) {
         const li = el("li");
-        li.append(el("span", "k", (typeof k === "object" ? JSON.stringify(k) : String(k)) + ": "), node(x, open - 1));
+        li.append(el("span", "k", keyText(k, keyed) + ": "), node(x, open - 1));
         ul.append(li);
       }
       if (entries.length > MAX_ITEMS) ul.append(el("li", "m", `… ${entries.length - MAX_ITEMS} more`));
@@ -88,6 +91,16 @@
       fill();
     } else d.addEventListener("toggle", fill, { once: true });
     return d;
+  }
+
+  /**
+   * keyText writes a key: an object's as a JSON string, an index as it is,
+   * a Map's key (a preview) as its JSON.
+   * @param {any} k @param {boolean} keyed
+   */
+  function keyText(k, keyed) {
+    if (typeof k === "object") return JSON.stringify(k);
+    return keyed ? JSON.stringify(String(k)) : String(k);
   }
 
   /** @type {any} */ (globalThis).ModelContextJSONTree = { render, special };

@@ -272,12 +272,12 @@ Object.defineProperty(globalThis, "__MODELCONTEXT_DEVTOOLS_HOOK__", { get() { wi
 	// A push after an item is added by hand, and the cart's value as it arrived.
 	inspected.Eval(`document.querySelector('[data-action="add-to-cart"]').click()`, nil)
 	waitFor(panel, "a dispatched push of the cart", timelineHas("push", "dispatched", "state://cart", "bytes"))
-	waitFor(panel, "the cart's new value", `document.querySelector('#resources [data-uri="state://cart"] .value').textContent.includes("count: 1")`)
+	waitFor(panel, "the cart's new value", `document.querySelector('#resources [data-uri="state://cart"] .value').textContent.includes('"count": 1')`)
 
 	// A suppressed push, beside the last dispatched value.
 	inspected.Eval(`document.modelContext.registerResource({ uri: "test://same", name: "same", get: () => ({ a: 1 }),
   subscribe(on) { window.pokeSame = on; return () => {}; } }); pokeSame(); pokeSame();`, nil)
-	waitFor(panel, "a suppressed push beside the last dispatched one", timelineHas("push", "suppressed", "test://same", "last dispatched", "this push (unchanged)", "a: 1"))
+	waitFor(panel, "a suppressed push beside the last dispatched one", timelineHas("push", "suppressed", "test://same", "last dispatched", "this push (unchanged)", `"a": 1`))
 
 	// Values JSON cannot show, and a getter that throws: shown as what they
 	// are; the page goes on.
@@ -315,6 +315,12 @@ Object.defineProperty(globalThis, "__MODELCONTEXT_DEVTOOLS_HOOK__", { get() { wi
 	// "Read now", as a consumer read by the panel.
 	panel.Eval(`document.querySelector('[data-view="resources"]').click(); document.querySelector('#resources [data-uri="page://location"] .read, #resources [data-uri="state://cart"] .read').click()`, nil)
 	waitFor(panel, "the panel's read", timelineHas("read", "", "read by this panel"))
+
+	// The demo's own agent panel shows what it reads with the panel's tree
+	// (js/extension/jsontree.js, served at /jsontree.js).
+	inspected.Eval(`document.querySelector('#resource-list li[data-uri="state://cart"] [data-action="read"]').click()`, nil)
+	waitFor(inspected, "the demo's read of the cart, as a tree", `(() => { const v = document.querySelector('#resource-list li[data-uri="state://cart"] .res-value');
+  return v !== null && v.querySelector(".jt details") !== null && v.textContent.includes('"count": 1'); })()`)
 
 	screenshot(t, panel, "devtools-panel-resources.png")
 	panel.Eval(`document.querySelector('[data-view="timeline"]').click()`, nil)
@@ -372,12 +378,15 @@ func TestDevToolsPanelToolRead(t *testing.T) {
 	waitFor(panel, "the panel lists the demo's cart", `document.querySelector('#resources [data-uri="state://cart"]')`)
 	waitFor(panel, "the tool bridge's state", `document.querySelector("#agents .tools").textContent.includes("registerTool is on the page")`)
 
+	// A resource only this test reads: its reads on the timeline are the
+	// tool's and the page's below, in that order.
 	var answer struct {
 		Listed bool
-		Cart   map[string]any
+		Value  map[string]any
 	}
 	inspected.Eval(`(async () => {
   const mc = document.modelContext;
+  mc.registerResource({ uri: "test://tool", name: "tool", get: () => ({ read: true }) });
   mc.registerResourceTools();
   const call = async (name, input) => {
     for (;;) {
@@ -387,20 +396,20 @@ func TestDevToolsPanelToolRead(t *testing.T) {
     }
   };
   const list = await call("list_resources", {});
-  const cart = await call("read_resource", { uri: "state://cart" });
-  await mc.readResource("state://cart");
-  return { listed: list.some((r) => r.uri === "state://cart"), cart };
+  const value = await call("read_resource", { uri: "test://tool" });
+  await mc.readResource("test://tool");
+  return { listed: list.some((r) => r.uri === "test://tool"), value };
 })()`, &answer)
-	if !answer.Listed || answer.Cart["count"] == nil {
+	if !answer.Listed || answer.Value["read"] != true {
 		t.Fatalf("the tools answered %+v", answer)
 	}
 	waitFor(panel, "the tool's list call", `[...document.querySelectorAll('#events li[data-type="tool"]')].some((li) => li.textContent.includes("list_resources · called by an agent through the browser's WebMCP"))`)
-	waitFor(panel, "the tool's read", `[...document.querySelectorAll('#events li[data-type="read"][data-by="tool"]')].some((li) => li.textContent.includes("state://cart · read by a tool: read_resource, called through the browser's WebMCP"))`)
-	waitFor(panel, "the page's own read after it", `[...document.querySelectorAll('#events li[data-type="read"][data-by="page"]')].some((li) => li.textContent.includes("state://cart · read by an in-page consumer"))`)
+	waitFor(panel, "the tool's read", `[...document.querySelectorAll('#events li[data-type="read"][data-by="tool"]')].some((li) => li.textContent.includes("test://tool · read by a tool: read_resource, called through the browser's WebMCP"))`)
+	waitFor(panel, "the page's own read after it", `[...document.querySelectorAll('#events li[data-type="read"][data-by="page"]')].some((li) => li.textContent.includes("test://tool · read by an in-page consumer"))`)
 	var reads []string
-	panel.Eval(`[...document.querySelectorAll('#events li[data-type="read"]')].map((li) => li.dataset.by)`, &reads)
+	panel.Eval(`[...document.querySelectorAll('#events li[data-type="read"]')].filter((li) => li.textContent.includes("test://tool ")).map((li) => li.dataset.by)`, &reads)
 	if strings.Join(reads, " ") != "tool page" {
-		t.Errorf("the timeline's reads are by %v, want [tool page]", reads)
+		t.Errorf("the timeline's reads of test://tool are by %v, want [tool page]", reads)
 	}
 }
 

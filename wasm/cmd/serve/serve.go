@@ -11,6 +11,8 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/modelcontext-go/modelcontext/wasm/internal/demosite"
@@ -109,5 +111,59 @@ func newHandler(demoDir, distDir, vendorDir string) (http.Handler, error) {
 		}
 		vendor = os.DirFS(vendorDir)
 	}
-	return demosite.Handler(os.DirFS(demoDir), os.DirFS(distDir), vendor, serve.Options{})
+	return demosite.Handler(withShared(demoDir), os.DirFS(distDir), vendor, serve.Options{})
+}
+
+// sharedFiles are files the demo loads from elsewhere in the repository,
+// served at its root as its own: the DevTools panel's value tree, which the
+// demo's agent panel shows its reads with.
+var sharedFiles = map[string]string{"jsontree.js": filepath.Join("..", "js", "extension", "jsontree.js")}
+
+// withShared is demoDir with the sharedFiles found beside it (in the
+// repository: -demo demo finds js/extension/jsontree.js). A file the demo
+// folder has itself wins (make edge-build copies it in); one found nowhere
+// is left out, and the demo shows its reads as text.
+func withShared(demoDir string) fs.FS {
+	files := map[string]string{}
+	for name, rel := range sharedFiles {
+		p := filepath.Join(demoDir, rel)
+		if _, err := os.Stat(filepath.Join(demoDir, name)); err == nil {
+			continue
+		}
+		if _, err := os.Stat(p); err == nil {
+			files[name] = p
+		}
+	}
+	return shared{os.DirFS(demoDir), files}
+}
+
+// shared is a folder with more files at its root, each from its own path.
+type shared struct {
+	fs.FS
+	files map[string]string // name at the root → path on disk
+}
+
+func (s shared) Open(name string) (fs.File, error) {
+	if p, ok := s.files[name]; ok {
+		return os.Open(p)
+	}
+	return s.FS.Open(name)
+}
+
+// ReadDir lists the root with the added files (serve reads the folder with
+// fs.WalkDir).
+func (s shared) ReadDir(name string) ([]fs.DirEntry, error) {
+	entries, err := fs.ReadDir(s.FS, name)
+	if err != nil || name != "." {
+		return entries, err
+	}
+	for _, p := range s.files {
+		info, err := os.Stat(p)
+		if err != nil {
+			return nil, err
+		}
+		entries = append(entries, fs.FileInfoToDirEntry(info))
+	}
+	slices.SortFunc(entries, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
+	return entries, nil
 }
