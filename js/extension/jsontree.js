@@ -70,7 +70,7 @@
       : Array.isArray(v) ? v.map((x, i) => [i, x]) : Object.entries(v);
     const label = v.$t === "Map" ? `Map(${v.size})` : v.$t === "Set" ? `Set(${v.size})` : Array.isArray(v) ? `Array(${v.length})` : `{${entries.length === 0 ? "" : "…"}}`;
     if (entries.length === 0) return el("span", "m", Array.isArray(v) ? "[]" : label === "{}" ? "{}" : label);
-    // An object's keys are written as in its JSON, what an agent reads.
+    // An object's (and a Map's) keys are written as in JSON, an index as it is.
     const keyed = !Array.isArray(v) && v.$t !== "Set";
     const d = el("details");
     d.append(el("summary", "m", label));
@@ -80,7 +80,8 @@
       const ul = el("ul");
       for (const [k, x] of entries.slice(0, MAX_ITEMS)) {
         const li = el("li");
-        li.append(el("span", "k", keyText(k, keyed) + ": "), node(x, open - 1));
+        const key = typeof k === "object" ? JSON.stringify(k) : keyed ? JSON.stringify(String(k)) : String(k);
+        li.append(el("span", "k", key + ": "), node(x, open - 1));
         ul.append(li);
       }
       if (entries.length > MAX_ITEMS) ul.append(el("li", "m", `… ${entries.length - MAX_ITEMS} more`));
@@ -91,16 +92,6 @@
       fill();
     } else d.addEventListener("toggle", fill, { once: true });
     return d;
-  }
-
-  /**
-   * keyText writes a key: an object's as a JSON string, an index as it is,
-   * a Map's key (a preview) as its JSON.
-   * @param {any} k @param {boolean} keyed
-   */
-  function keyText(k, keyed) {
-    if (typeof k === "object") return JSON.stringify(k);
-    return keyed ? JSON.stringify(String(k)) : String(k);
   }
 
   /** @type {any} */ (globalThis).ModelContextJSONTree = { render, special };
