@@ -187,6 +187,8 @@ if (!(/** @type {any} */ (globalThis)).__MODELCONTEXT_DEVTOOLS_HOOK__) {
     const head = { seq: e.seq, time: e.time, type: "push", uri: e.uri, n: e.n, outcome: e.outcome };
     if (e.error !== undefined) head.error = e.error;
     if (e.count > 1) head.count = e.count;
+    if (e.queued) head.queued = true;
+    if (e.reached !== undefined) head.reached = e.reached;
     let tail = "";
     if (e.outcome === "suppressed") {
       // Unchanged: its key is the last dispatched one's, value and all.
@@ -211,6 +213,24 @@ if (!(/** @type {any} */ (globalThis)).__MODELCONTEXT_DEVTOOLS_HOOK__) {
     if (typeof e.key !== "string") return JSON.stringify(e.preview);
     // The key of undefined (or a function) is "\u0000undefined", no JSON text.
     return e.key.charCodeAt(0) === 0 ? '{"$t":"undefined","why":"no JSON form"}' : e.key;
+  };
+
+  /**
+   * reachedOf names the consumers of the module's count r ({listeners,
+   * subscribers, mcp}) as strings: "2 resourceupdated listeners", "1
+   * subscriber", "MCP session s1 on mcp-default"; none is [].
+   * @param {any} r
+   * @returns {string[]}
+   */
+  const reachedOf = (r) => {
+    const out = [];
+    const l = Number(r.listeners);
+    const s = Number(r.subscribers);
+    if (l < 0) out.push("resourceupdated listeners");
+    else if (l > 0) out.push(l + " resourceupdated listener" + (l > 1 ? "s" : ""));
+    if (s > 0) out.push(s + " subscriber" + (s > 1 ? "s" : ""));
+    if (Array.isArray(r.mcp)) for (const m of r.mcp) out.push(String(m));
+    return out;
   };
 
   /** keySize is the size of a value by its key, -1 when it has no JSON form. @param {string} k */
@@ -243,6 +263,8 @@ if (!(/** @type {any} */ (globalThis)).__MODELCONTEXT_DEVTOOLS_HOOK__) {
             seq: ++seq, time: Date.now(), type, uri: f.uri, n: f.n,
             outcome: f.settle ? f.outcome + " (settled)" : f.outcome, error: f.error,
             key: hasKey ? f.key : undefined, preview: undefined, size: undefined, last: undefined, count: 1,
+            // Who it reached; a queued push learns it later (reached, below).
+            queued: f.queued === true, reached: f.reached ? reachedOf(f.reached) : undefined,
           };
           if (!hasKey && "value" in f && f.error === undefined) {
             ev.preview = preview(f.value);
@@ -251,6 +273,20 @@ if (!(/** @type {any} */ (globalThis)).__MODELCONTEXT_DEVTOOLS_HOOK__) {
           if (f.outcome === "dispatched" || f.outcome === "failed open") lastSent.set(f.uri, ev);
           else if (f.outcome === "suppressed") ev.last = lastSent.get(f.uri);
           keep(ev);
+          return;
+        }
+        case "reached": {
+          // A queued push was delivered: onto its event while the panel has
+          // not taken it, else an event of its own the panel puts on its row.
+          const reached = reachedOf(f);
+          for (let i = events.length - 1; i >= 0; i--) {
+            const e = events[i];
+            if (e.type === "push" && e.queued && e.uri === f.uri && e.n === f.n) {
+              e.reached = reached;
+              return;
+            }
+          }
+          record("reached", { uri: String(f.uri), n: Number(f.n), reached });
           return;
         }
         case "read":

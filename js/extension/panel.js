@@ -217,6 +217,12 @@
       case "mcp":
         followClient(e);
         break;
+      case "reached": {
+        // A queued push was delivered: its row says whom it reached.
+        const p = timeline.findLast((x) => x.type === "push" && x.uri === e.uri && x.n === e.n);
+        if (p) p.reached = e.reached;
+        return;
+      }
     }
     if (!paused) {
       timeline.push(e);
@@ -315,6 +321,19 @@
     }
   }
 
+  /**
+   * reachedText says whom a dispatched push reached ("reached: 1
+   * resourceupdated listener, MCP session s1 on mcp-default", "reached
+   * nobody"), that it waits behind the delivery in progress, or "" for a push
+   * that was not dispatched.
+   * @param {any} e
+   */
+  function reachedText(e) {
+    if (!e.outcome.startsWith("dispatched") && !e.outcome.startsWith("failed open")) return "";
+    if (e.reached) return e.reached.length ? "reached: " + e.reached.join(", ") : "reached nobody";
+    return e.queued ? "queued behind the delivery in progress" : "";
+  }
+
   function renderTimeline() {
     const ol = $("#events");
     const uri = /** @type {HTMLInputElement} */ ($("#filter-uri")).value.trim();
@@ -330,6 +349,8 @@
       const label = e.type === "push" ? e.outcome : e.type === "mcp" ? "mcp" : e.type;
       li.append(el("span", "time", new Date(e.time).toISOString().slice(11, 23)), el("span", "outcome-" + String(label).replace(/ .*$|\s/g, (m) => (m.startsWith(" (") ? "" : "-")), label));
       const body = el("div", "body", summary(e));
+      const to = e.type === "push" ? reachedText(e) : "";
+      if (to) body.append(el("div", "reached", to));
       if (e.type === "push" && e.outcome.startsWith("suppressed")) {
         const side = el("div", "side");
         const a = el("div");

@@ -2,8 +2,8 @@
 // inspect.js: the inspection channel that DevTools' Model Context panel
 // (js/extension/panel.js) listens on. It costs nothing when no one listens:
 // each place that decides something the panel shows (a registration, a push's
-// outcome, a read, an MCP message, boot) checks devtools.hook against null
-// and makes no object when it is null. A listener is a hook object with an
+// outcome and the consumers it reached, a read, an MCP message, boot) checks
+// devtools.hook against null and makes no object when it is null. A listener is a hook object with an
 // emit(type, fields) method, found once as
 // globalThis.__MODELCONTEXT_DEVTOOLS_HOOK__ when this script runs (the
 // panel's "Record from load" injects it before the page's scripts), or

@@ -18,16 +18,36 @@ const MAX_PUSH_DEPTH = 64;
 let pushDepth = 0;
 let started = false; // main has called ready
 
+/**
+ * @typedef {object} Reach the consumers a push has reached, noted while a
+ * DevTools hook listens (inspect.js): the resourceupdated listeners that
+ * heard it (-1: some, uncounted, on a page's own object), the
+ * subscribeResource handlers called, the MCP clients sent
+ * notifications/resources/updated
+ * @property {string} uri
+ * @property {number} n
+ * @property {number} listeners
+ * @property {number} subscribers
+ * @property {string[]} mcp
+ */
+/** @type {Map<number, Reach>} a dispatched value's handle → what it reached so far */
+const reaching = new Map();
+/** @type {Reach | null} the push whose delivery is in progress, if noted */
+let reach = null;
+
 const host = {
   // func hostDispatch(id, v int32)
   dispatch(/** @type {number} */ id, /** @type {number} */ h) {
-    if (mayHear("resourceupdated")) dispatch("resourceupdated", { uri: /** @type {Registration} */ (regs.get(id)).key, value: vals[h] });
+    const hears = mayHear("resourceupdated");
+    if (devtools.hook !== null) reachStart(h, hears);
+    if (hears) dispatch("resourceupdated", { uri: /** @type {Registration} */ (regs.get(id)).key, value: vals[h] });
     else unheard("resourceupdated");
   },
   // func hostDeliver(sub, v int32) int32
   deliver(/** @type {number} */ sub, /** @type {number} */ h) {
     const s = handlers.get(sub);
     if (!s) return 0;
+    if (devtools.hook !== null && reach !== null) reach.subscribers++;
     try {
       s.f(vals[h], s.uri);
     } catch (e) {
@@ -41,6 +61,7 @@ const host = {
   },
   // func hostRelease(v int32)
   release(/** @type {number} */ h) {
+    if (devtools.hook !== null) reachEnd(h);
     release(h);
   },
   // func hostError(msg string, v int32)
@@ -170,14 +191,60 @@ function result(r, n, v) {
   const old = r.base;
   r.base = k;
   const h = hold(v);
+  if (devtools.hook !== null) reaching.set(h, { uri: r.key, n, listeners: 0, subscribers: 0, mcp: [] });
   const outcome = internal(ex.mc_push(r.id, n, k === null ? RESULT_NO_KEY : RESULT_DIFFERENT, h, debugOn()));
   if (devtools.hook !== null) {
     const sent = outcome === DISPATCHED || outcome === DELIVERED;
-    inspectEmit("push", { uri: r.key, n, outcome: !sent ? "dropped as stale" : k === null ? "failed open" : "dispatched", settle: r.settle > 0, value: k === null ? v : undefined, key: k });
+    // Delivered at once: what it reached is known now; queued: host.release says it later.
+    const to = outcome === DISPATCHED ? undefined : reachTake(h);
+    inspectEmit("push", { uri: r.key, n, outcome: !sent ? "dropped as stale" : k === null ? "failed open" : "dispatched", settle: r.settle > 0, value: k === null ? v : undefined, key: k,
+      queued: outcome === DISPATCHED, reached: sent ? to : undefined });
   }
   if (outcome === DISPATCHED) return; // Go holds v until it is delivered
   release(h);
   if (outcome !== DELIVERED) r.base = old;
+}
+
+/**
+ * reachStart makes the push of value h the delivery in progress, as Go
+ * fires its resourceupdated (heard: the event is made), and counts the
+ * listeners it is made for.
+ * @param {number} h
+ * @param {boolean} heard
+ */
+function reachStart(h, heard) {
+  reach = reaching.get(h) || null;
+  if (reach === null || !heard) return;
+  if (pagesOwn) {
+    reach.listeners = -1; // a page's own object: its listeners are not all seen
+    return;
+  }
+  const l = listening.resourceupdated;
+  let count = l.handler ? 1 : 0;
+  for (const bits of l.added.values()) count += bits === (BUBBLE | CAPTURE) ? 2 : 1;
+  reach.listeners = count;
+}
+
+/**
+ * reachTake forgets and returns what the push of value h reached.
+ * @param {number} h
+ */
+function reachTake(h) {
+  const e = reaching.get(h);
+  if (e === undefined) return undefined;
+  reaching.delete(h);
+  if (reach === e) reach = null;
+  return e;
+}
+
+/**
+ * reachEnd tells the hook what a queued push reached, as Go releases its
+ * value once delivered.
+ * @param {number} h
+ */
+function reachEnd(h) {
+  const e = reachTake(h);
+  if (e !== undefined) inspectEmit("reached", e);
 }
 
 /**

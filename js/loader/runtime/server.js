@@ -179,6 +179,7 @@ function mcpPost(server, session, msg, attach, first, count, h) {
       break;
   }
   if (!srv) return;
+  if (devtools.hook !== null && reach !== null && payload.method === "notifications/resources/updated") reachMCP(srv, session, payload);
   outgoing.push({ channel: session ? srv.channel + "/" + session : srv.channel, type: "mcp", direction: "server-to-client", payload });
   outgoingTo.push(srv.win === window ? null : srv);
   // While Go handles a message event, the listener posts when Go returns.
@@ -186,6 +187,20 @@ function mcpPost(server, session, msg, attach, first, count, h) {
     flushQueued = true;
     queueMicrotask(flushOutgoing);
   }
+}
+
+/**
+ * reachMCP notes the MCP client an updated notification goes to as reached
+ * by the push being delivered (host.js's reach), once per client.
+ * @param {Transport} srv
+ * @param {string} session
+ * @param {any} payload
+ */
+function reachMCP(srv, session, payload) {
+  const e = /** @type {Reach} */ (reach);
+  if (srv.win === null || !payload.params || payload.params.uri !== e.uri) return;
+  const who = session ? `MCP session ${session} on ${srv.channel}` : `MCP client${srv.win === window ? "" : " in the parent window"} on ${srv.channel}`;
+  if (!e.mcp.includes(who)) e.mcp.push(who);
 }
 
 /**
