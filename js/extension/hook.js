@@ -188,8 +188,7 @@ if (!(/** @type {any} */ (globalThis)).__MODELCONTEXT_DEVTOOLS_HOOK__) {
     if (e.error !== undefined) head.error = e.error;
     if (e.count > 1) head.count = e.count;
     if (e.queued) head.queued = true;
-    if (e.reached !== undefined) head.reached = e.reached;
-    let tail = "";
+    let tail = e.reached !== undefined ? ',"reached":' + e.reached : "";
     if (e.outcome === "suppressed") {
       // Unchanged: its key is the last dispatched one's, value and all.
       const l = e.last;
@@ -197,12 +196,12 @@ if (!(/** @type {any} */ (globalThis)).__MODELCONTEXT_DEVTOOLS_HOOK__) {
       else {
         head.lastKeyed = true;
         head.size = keySize(e.key);
-        tail = ',"last":' + valueJSON(e);
+        tail += ',"last":' + valueJSON(e);
       }
     } else if (e.key !== undefined || e.preview !== undefined) {
       head.size = e.size !== undefined ? e.size : keySize(e.key);
       head.keyed = typeof e.key === "string"; // the value is a key (tags to read), not a preview
-      tail = ',"value":' + valueJSON(e);
+      tail += ',"value":' + valueJSON(e);
     }
     const text = JSON.stringify(head);
     return tail === "" ? text : text.slice(0, -1) + tail + "}";
@@ -215,24 +214,30 @@ if (!(/** @type {any} */ (globalThis)).__MODELCONTEXT_DEVTOOLS_HOOK__) {
     return e.key.charCodeAt(0) === 0 ? '{"$t":"undefined","why":"no JSON form"}' : e.key;
   };
 
+  const lastReach = { l: NaN, s: NaN, text: "" }; // reachedOf's last answer
   /**
    * reachedOf names the consumers of the module's count r ({listeners,
-   * subscribers, mcp}) as strings: "2 resourceupdated listeners", "1
-   * subscriber", "MCP session s1 on mcp-default"; none is [].
+   * subscribers, mcp}) as strings ("2 resourceupdated listeners", "1
+   * subscriber", "MCP session s1 on mcp-default"; none is []) and returns
+   * their JSON text, which take splices into its answer. Push after push
+   * the same consumers are reached: the last text is reused.
    * @param {any} r
-   * @returns {string[]}
+   * @returns {string}
    */
   const reachedOf = (r) => {
-    const out = [];
     const l = Number(r.listeners);
     const s = Number(r.subscribers);
+    const mcp = Array.isArray(r.mcp) && r.mcp.length ? r.mcp : null;
+    if (mcp === null && l === lastReach.l && s === lastReach.s) return lastReach.text;
+    const out = [];
     if (l < 0) out.push("resourceupdated listeners");
     else if (l > 0) out.push(l + " resourceupdated listener" + (l > 1 ? "s" : ""));
     if (s > 0) out.push(s + " subscriber" + (s > 1 ? "s" : ""));
-    if (Array.isArray(r.mcp)) for (const m of r.mcp) out.push(String(m));
-    return out;
+    if (mcp !== null) for (const m of mcp) out.push(String(m));
+    const text = JSON.stringify(out);
+    if (mcp === null) Object.assign(lastReach, { l, s, text });
+    return text;
   };
-
   /** keySize is the size of a value by its key, -1 when it has no JSON form. @param {string} k */
   const keySize = (k) => (k.charCodeAt(0) === 0 ? -1 : utf8Length(k));
 
@@ -263,7 +268,7 @@ if (!(/** @type {any} */ (globalThis)).__MODELCONTEXT_DEVTOOLS_HOOK__) {
             seq: ++seq, time: Date.now(), type, uri: f.uri, n: f.n,
             outcome: f.settle ? f.outcome + " (settled)" : f.outcome, error: f.error,
             key: hasKey ? f.key : undefined, preview: undefined, size: undefined, last: undefined, count: 1,
-            // Who it reached; a queued push learns it later (reached, below).
+            // Whom it reached, as JSON text; a queued push learns it later (reached, below).
             queued: f.queued === true, reached: f.reached ? reachedOf(f.reached) : undefined,
           };
           if (!hasKey && "value" in f && f.error === undefined) {
@@ -286,7 +291,7 @@ if (!(/** @type {any} */ (globalThis)).__MODELCONTEXT_DEVTOOLS_HOOK__) {
               return;
             }
           }
-          record("reached", { uri: String(f.uri), n: Number(f.n), reached });
+          record("reached", { uri: String(f.uri), n: Number(f.n), reached: JSON.parse(reached) });
           return;
         }
         case "read":

@@ -23,15 +23,15 @@ let started = false; // main has called ready
  * DevTools hook listens (inspect.js): the resourceupdated listeners that
  * heard it (-1: some, uncounted, on a page's own object), the
  * subscribeResource handlers called, the MCP clients sent
- * notifications/resources/updated
+ * notifications/resources/updated (null: none)
  * @property {string} uri
  * @property {number} n
  * @property {number} listeners
  * @property {number} subscribers
- * @property {string[]} mcp
+ * @property {string[] | null} mcp
  */
-/** @type {Map<number, Reach>} a dispatched value's handle → what it reached so far */
-const reaching = new Map();
+/** @type {(Reach | undefined)[]} a dispatched value's handle → what it reached so far */
+const reaching = [];
 /** @type {Reach | null} the push whose delivery is in progress, if noted */
 let reach = null;
 
@@ -191,7 +191,7 @@ function result(r, n, v) {
   const old = r.base;
   r.base = k;
   const h = hold(v);
-  if (devtools.hook !== null) reaching.set(h, { uri: r.key, n, listeners: 0, subscribers: 0, mcp: [] });
+  if (devtools.hook !== null) reaching[h] = { uri: r.key, n, listeners: 0, subscribers: 0, mcp: null };
   const outcome = internal(ex.mc_push(r.id, n, k === null ? RESULT_NO_KEY : RESULT_DIFFERENT, h, debugOn()));
   if (devtools.hook !== null) {
     const sent = outcome === DISPATCHED || outcome === DELIVERED;
@@ -208,21 +208,17 @@ function result(r, n, v) {
 /**
  * reachStart makes the push of value h the delivery in progress, as Go
  * fires its resourceupdated (heard: the event is made), and counts the
- * listeners it is made for.
+ * listeners it is made for: each function once (added for both phases
+ * too), and the on… handler.
  * @param {number} h
  * @param {boolean} heard
  */
 function reachStart(h, heard) {
-  reach = reaching.get(h) || null;
+  reach = reaching[h] || null;
   if (reach === null || !heard) return;
-  if (pagesOwn) {
-    reach.listeners = -1; // a page's own object: its listeners are not all seen
-    return;
-  }
   const l = listening.resourceupdated;
-  let count = l.handler ? 1 : 0;
-  for (const bits of l.added.values()) count += bits === (BUBBLE | CAPTURE) ? 2 : 1;
-  reach.listeners = count;
+  // A page's own object: its listeners are not all seen.
+  reach.listeners = pagesOwn ? -1 : l.added.size + (l.handler ? 1 : 0);
 }
 
 /**
@@ -230,9 +226,9 @@ function reachStart(h, heard) {
  * @param {number} h
  */
 function reachTake(h) {
-  const e = reaching.get(h);
+  const e = reaching[h];
   if (e === undefined) return undefined;
-  reaching.delete(h);
+  reaching[h] = undefined;
   if (reach === e) reach = null;
   return e;
 }

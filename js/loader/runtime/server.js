@@ -200,7 +200,8 @@ function reachMCP(srv, session, payload) {
   const e = /** @type {Reach} */ (reach);
   if (srv.win === null || !payload.params || payload.params.uri !== e.uri) return;
   const who = session ? `MCP session ${session} on ${srv.channel}` : `MCP client${srv.win === window ? "" : " in the parent window"} on ${srv.channel}`;
-  if (!e.mcp.includes(who)) e.mcp.push(who);
+  if (e.mcp === null) e.mcp = [who];
+  else if (!e.mcp.includes(who)) e.mcp.push(who);
 }
 
 /**
