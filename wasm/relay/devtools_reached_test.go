@@ -18,8 +18,9 @@ func pushReached(uri, want string) string {
 // dispatched push reached. On a page with the module and an MCP server with
 // sessions (testdata/pages/mcp-sessions.html) and no consumer of its own, a
 // push no one consumes reached nobody; then with one resourceupdated
-// listener, two subscribeResource handlers and an MCP session subscribed
-// (and another session subscribed to another resource), a push reached
+// listener, two subscribeResource handlers, the MCP server's client (its
+// channel, no session) and a session subscribed (and another session
+// subscribed to another resource), a push reached
 // exactly those, and a push the second handler makes, queued behind that
 // delivery, reached the listener alone.
 func TestDevToolsPanelReached(t *testing.T) {
@@ -50,7 +51,7 @@ func TestDevToolsPanelReached(t *testing.T) {
   let once = true;
   mc.subscribeResource("test://reach", () => { if (once) { once = false; pokes["test://queued"](); } });
   const subscribe = (session, uri) => new Promise((resolve) => {
-    const channel = "mcp-default/" + session;
+    const channel = session ? "mcp-default/" + session : "mcp-default";
     addEventListener("message", function answer(ev) {
       if (ev.data && ev.data.channel === channel && ev.data.direction === "server-to-client" && ev.data.payload.id === 1) {
         removeEventListener("message", answer);
@@ -60,11 +61,11 @@ func TestDevToolsPanelReached(t *testing.T) {
     postMessage({ channel, type: "mcp", direction: "client-to-server",
       payload: { jsonrpc: "2.0", id: 1, method: "resources/subscribe", params: { uri } } }, location.origin);
   });
-  const answers = [await subscribe("s1", "test://reach"), await subscribe("s2", "test://alone")];
+  const answers = [await subscribe("", "test://reach"), await subscribe("s1", "test://reach"), await subscribe("s2", "test://alone")];
   if (answers.some((a) => a.error)) throw new Error(JSON.stringify(answers));
 })()`, nil)
 	page.Eval(`pokes["test://reach"]()`, nil)
-	waitFor(panel, "a push's consumers", pushReached("test://reach", "reached: 1 resourceupdated listener, 2 subscribers, MCP session s1 on mcp-default"))
+	waitFor(panel, "a push's consumers", pushReached("test://reach", "reached: 1 resourceupdated listener, 2 subscribers, MCP client on mcp-default, MCP session s1 on mcp-default"))
 	waitFor(panel, "a queued push's consumers", pushReached("test://queued", "reached: 1 resourceupdated listener"))
 
 	// What the hook sent for the queued push: queued, then reached.
@@ -72,7 +73,7 @@ func TestDevToolsPanelReached(t *testing.T) {
 	panel.Eval(`[...document.querySelectorAll('#events li[data-type="push"]')].map((li) => ({ text: li.querySelector(".body").textContent.split(" ")[0], reached: li.querySelector(".reached").textContent }))`, &rows)
 	got, _ := json.Marshal(rows)
 	want := `[{"reached":"reached nobody","text":"test://alone"},{"reached":"reached: 1 resourceupdated listener","text":"test://queued"},` +
-		`{"reached":"reached: 1 resourceupdated listener, 2 subscribers, MCP session s1 on mcp-default","text":"test://reach"}]`
+		`{"reached":"reached: 1 resourceupdated listener, 2 subscribers, MCP client on mcp-default, MCP session s1 on mcp-default","text":"test://reach"}]`
 	if string(got) != want {
 		t.Errorf("the timeline's pushes:\n%s\nwant\n%s", got, want)
 	}
