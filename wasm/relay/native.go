@@ -259,20 +259,22 @@ func runNativeHost(ctx context.Context, args []string, stdin io.Reader, stdout, 
 // configuration, read again whenever the file changed (relay
 // --rotate-secret), so that a rotated secret stops opening the running
 // host at once; it keeps the last one it read when the file is unreadable.
+// writePrivate replaces the file by a rename, so a new file is a change
+// even when its modification time is the old one's (a write within the
+// same clock tick).
 func currentSecret(dir, secret string) func() string {
 	path := filepath.Join(dir, configFile)
 	var mu sync.Mutex
-	var seen time.Time
-	if fi, err := os.Stat(path); err == nil {
-		seen = fi.ModTime()
-	}
+	seen, _ := os.Stat(path)
 	return func() string {
 		mu.Lock()
 		defer mu.Unlock()
-		if fi, err := os.Stat(path); err == nil && !fi.ModTime().Equal(seen) {
-			if cfg, err := readHostConfig(dir); err == nil {
-				seen, secret = fi.ModTime(), cfg.Secret
-			}
+		fi, err := os.Stat(path)
+		if err != nil || seen != nil && os.SameFile(fi, seen) && fi.ModTime().Equal(seen.ModTime()) && fi.Size() == seen.Size() {
+			return secret
+		}
+		if cfg, err := readHostConfig(dir); err == nil {
+			seen, secret = fi, cfg.Secret
 		}
 		return secret
 	}
