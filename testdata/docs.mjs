@@ -90,3 +90,11 @@ export function blocks(lang, files = []) {
   const docs = files.length ? files.map((f) => parse(resolve(root, f))) : all();
   return docs.flatMap((d) => d.blocks.filter((b) => b.lang === lang));
 }
+
+// Run as a program, it prints each example's name, file and line as JSON,
+// for wasm/internal/docs's test that both finders agree.
+if (process.argv[1] === import.meta.filename) {
+  const out = {};
+  for (const doc of all()) for (const name of doc.markers.keys()) out[name] = (({ file, line }) => ({ file, line }))(example(name));
+  console.log(JSON.stringify(out));
+}

@@ -1,6 +1,9 @@
 package docs
 
 import (
+	"encoding/json"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -151,4 +154,44 @@ func TestFrontDoor(t *testing.T) {
 		return
 	}
 	t.Fatal("no README.md")
+}
+
+// TestTheNodeFinderAgrees: testdata/docs.mjs, which the Node.js checks use,
+// finds every example where this package does.
+func TestTheNodeFinderAgrees(t *testing.T) {
+	root, err := Root()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command("node", filepath.Join(root, "testdata", "docs.mjs")).Output()
+	if err != nil {
+		t.Fatalf("node testdata/docs.mjs: %v", err)
+	}
+	var found map[string]struct {
+		File string
+		Line int
+	}
+	if err := json.Unmarshal(out, &found); err != nil {
+		t.Fatalf("node testdata/docs.mjs printed %q: %v", out, err)
+	}
+	docs, err := All()
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, d := range docs {
+		for name := range d.markers {
+			n++
+			b, err := Find(docs, name, "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := found[name]; got.File != b.File || got.Line != b.Line {
+				t.Errorf("example %s: docs.mjs finds %s:%d, this package %s:%d", name, got.File, got.Line, b.File, b.Line)
+			}
+		}
+	}
+	if len(found) != n {
+		t.Errorf("docs.mjs finds %d examples, this package %d", len(found), n)
+	}
 }
