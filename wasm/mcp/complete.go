@@ -106,7 +106,7 @@ func (s *Server) CompleteDone(req int32, values registry.Field, failed bool, err
 	} else {
 		w.raw("false}")
 	}
-	s.finish(c.sess, c.modern, "", AttachNone, 0, 0, 0)
+	s.finish(c.sess, c.modern, "", false, AttachNone, 0, 0, 0)
 }
 
 // kindOf names what a completer returned that is not an array of strings.

@@ -35,6 +35,8 @@ type Message struct {
 	ArgName          registry.Field // params.argument.name
 	ArgValue         registry.Field // params.argument.value
 	ContextArgs      registry.Field // params.context.arguments as entries: name, value, name, value, ...
+	Changes          registry.Field // params.capabilities.experimental["modelcontext/changes"] (initialize), kind only
+	MetaChanges      registry.Field // params._meta["modelcontext/changes"] (subscriptions/listen)
 	Result           registry.Field // kind only
 	Error            registry.Field // kind only
 	Unreadable       registry.Field // true when reading a member of the message threw
@@ -110,6 +112,8 @@ var messageFields = [...]messageField{
 	{Extract{path("payload", "params", "argument", "name"), AsValue}, func(m *Message) *registry.Field { return &m.ArgName }},
 	{Extract{path("payload", "params", "argument", "value"), AsValue}, func(m *Message) *registry.Field { return &m.ArgValue }},
 	{Extract{path("payload", "params", "context", "arguments"), AsEntries}, func(m *Message) *registry.Field { return &m.ContextArgs }},
+	{Extract{path("payload", "params", "capabilities", "experimental", Changes), AsValue}, func(m *Message) *registry.Field { return &m.Changes }},
+	{Extract{path("payload", "params", "_meta", Changes), AsValue}, func(m *Message) *registry.Field { return &m.MetaChanges }},
 	{Extract{path("payload", "result"), AsValue}, func(m *Message) *registry.Field { return &m.Result }},
 	{Extract{path("payload", "error"), AsValue}, func(m *Message) *registry.Field { return &m.Error }},
 	{Extract{[]string{}, AsUnreadable}, func(m *Message) *registry.Field { return &m.Unreadable }},

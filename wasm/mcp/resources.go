@@ -8,6 +8,7 @@ import "github.com/modelcontext-go/modelcontext/wasm/registry"
 type listen struct {
 	id          string // the raw JSON id of the listen request
 	listChanged bool
+	changes     bool // its updates carry patches or contents (_meta[Changes])
 	uris        map[string]bool
 }
 
@@ -41,7 +42,7 @@ func (s *Server) list(ss *session, id string, m *Message, modern, templates bool
 	if templates {
 		attach = AttachTemplates
 	}
-	s.finish(ss, modern, "cache", attach, offset, last-offset, 0)
+	s.finish(ss, modern, "cache", false, attach, offset, last-offset, 0)
 }
 
 // resource returns the registration that the loader found for the request's
@@ -138,9 +139,11 @@ func (s *Server) ReadDone(req int32, kind Content, v registry.Value, length int,
 	attach := AttachText
 	if kind == ContentBlob {
 		attach = AttachBlob
+	} else if r.sess.changes {
+		attach = AttachTextKept
 	}
 	s.begin(r.rpcID).raw(`{"contents":[{"uri":`).str(r.uri).raw(`,"mimeType":`).str(r.mimeType).raw("}]")
-	s.finish(r.sess, r.modern, "cache", attach, 0, 0, v)
+	s.finish(r.sess, r.modern, "cache", true, attach, 0, 0, v)
 }
 
 // size returns the size in bytes of prepared content and whether it is over
@@ -184,7 +187,12 @@ func (s *Server) listen(ss *session, id string, m *Message) {
 		s.fail(ss, id, true, codeInvalidParams, `Invalid params: "notifications.resourceSubscriptions" must be an array of uris`, "")
 		return
 	}
-	l := &listen{id: id, uris: map[string]bool{}, listChanged: m.ListChanged.True}
+	if c := m.MetaChanges; c.Present() && c.Kind != registry.KindBoolean {
+		s.fail(ss, id, true, codeInvalidParams, `Invalid params: _meta["`+Changes+`"] must be true or false`, "")
+		return
+	}
+	l := &listen{id: id, uris: map[string]bool{}, listChanged: m.ListChanged.True, changes: m.MetaChanges.True}
+	ss.changes = ss.changes || l.changes
 	w := &writer{}
 	w.raw(`{"jsonrpc":"2.0","method":"notifications/subscriptions/acknowledged","params":{"_meta":{"io.modelcontextprotocol/subscriptionId":`).raw(id).raw(`},"notifications":{`)
 	if l.listChanged {
@@ -220,24 +228,27 @@ func stringArray(f registry.Field) bool {
 }
 
 // Dispatched sends notifications/resources/updated to the subscribers of
-// uri, in every session.
-func (s *Server) Dispatched(uri string) {
-	s.dispatched(&s.main, uri)
+// uri, in every session, with the page's revision; to a session that
+// follows changes, with the pushed value v as a patch or contents
+// (AttachChanges).
+func (s *Server) Dispatched(uri string, v registry.Value) {
+	s.dispatched(&s.main, uri, v)
 	for _, ss := range s.sessions {
-		s.dispatched(ss, uri)
+		s.dispatched(ss, uri, v)
 	}
 }
 
-func (s *Server) dispatched(ss *session, uri string) {
+func (s *Server) dispatched(ss *session, uri string, v registry.Value) {
 	if ss.subs[uri] {
 		w := &writer{}
-		s.post(ss, w.raw(`{"jsonrpc":"2.0","method":"notifications/resources/updated","params":{"uri":`).str(uri).raw("}}").String())
+		w.raw(`{"jsonrpc":"2.0","method":"notifications/resources/updated","params":{"uri":`).str(uri).raw(`,"_meta":{`)
+		s.updated(ss, s.revisionMeta(w).raw("}}}").String(), ss.changes, v)
 	}
 	for _, l := range ss.listens {
 		if l.uris[uri] {
 			w := &writer{}
-			w.raw(`{"jsonrpc":"2.0","method":"notifications/resources/updated","params":{"_meta":{"io.modelcontextprotocol/subscriptionId":`).raw(l.id).raw(`},"uri":`).str(uri).raw("}}")
-			s.post(ss, w.String())
+			w.raw(`{"jsonrpc":"2.0","method":"notifications/resources/updated","params":{"_meta":{"io.modelcontextprotocol/subscriptionId":`).raw(l.id)
+			s.updated(ss, s.revisionMeta(w).raw(`},"uri":`).str(uri).raw("}}").String(), l.changes, v)
 		}
 	}
 }

@@ -94,6 +94,15 @@ const (
 	AttachTemplates            // result.resourceTemplates, likewise
 	AttachText                 // result.contents[0].text: the prepared text
 	AttachBlob                 // result.contents[0].blob: the prepared bytes in base64
+	// AttachTextKept is AttachText for a session that follows changes: the
+	// host also keeps the text as what the session last received of the uri.
+	AttachTextKept
+	// AttachChanges is a notifications/resources/updated for a session that
+	// follows changes: the host adds to params._meta either MetaPatch, from
+	// what the session last received of the uri to the pushed value v, or
+	// MetaContents (at most count UTF-16 units of text, else neither), when
+	// the resource is JSON; then keeps what it sent. v stays the registry's.
+	AttachChanges
 )
 
 // Content is what the host prepared for a read.
@@ -119,6 +128,12 @@ type Host interface {
 	Read(server, req int32, id registry.ID, params string)
 	// TextBytes returns the length in UTF-8 bytes of the prepared text v.
 	TextBytes(v registry.Value) int
+	// Revision returns the page's revision: one more for each dispatched
+	// push and each list change.
+	Revision() float64
+	// Forget drops what a session (or, with session "", the main channel's
+	// client) last received: it ended, or a new client took it over.
+	Forget(server int32, session string)
 	// Complete calls the completer of variable name of template id with
 	// value and the arguments already chosen (a JSON object of strings); it
 	// then calls Server.CompleteDone with req, at once or later. A template
@@ -167,6 +182,7 @@ type session struct {
 	initialized bool            // a 2025-11-25 client completed the handshake
 	subs        map[string]bool // 2025-11-25 resources/subscribe
 	listens     []*listen       // 2026-07-28 subscriptions/listen streams
+	changes     bool            // its client follows changes (Changes): updates carry patches or contents
 	ended       bool            // a sub-channel's session that was closed
 }
 
@@ -214,6 +230,7 @@ func (s *Server) end(ss *session, graceful bool) {
 		}
 	}
 	ss.listens, ss.subs, ss.initialized = nil, map[string]bool{}, false
+	s.forget(ss)
 	ss.ended = ss != &s.main
 	s.post(ss, serverStopped)
 }
@@ -518,6 +535,8 @@ func (s *Server) initialize(ss *session, id string, m *Message) {
 	// requests, which must wait for notifications/initialized.
 	ss.subs = map[string]bool{}
 	ss.initialized = true
+	s.forget(ss)
+	ss.changes = m.Changes.Kind == registry.KindObject
 	w := &writer{}
 	w.raw(`{"protocolVersion":`).str(version).
 		raw(`,"capabilities":` + capabilities + `,"serverInfo":`)
@@ -527,7 +546,7 @@ func (s *Server) initialize(ss *session, id string, m *Message) {
 }
 
 // capabilities are the server's, on both revisions.
-const capabilities = `{"resources":{"subscribe":true,"listChanged":true},"completions":{}}`
+const capabilities = `{"resources":{"subscribe":true,"listChanged":true},"completions":{},"experimental":{"` + Changes + `":{}}}`
 
 func serverInfo(w *writer) {
 	w.raw(`{"name":"modelcontext","version":"` + Version + `"}`)
@@ -543,7 +562,7 @@ func (s *Server) discover(ss *session, id string) {
 // result answers a request with a result object (JSON text).
 func (s *Server) result(ss *session, id string, modern bool, cache, obj string) {
 	s.begin(id).raw(obj[:len(obj)-1])
-	s.finish(ss, modern, cache, AttachNone, 0, 0, 0)
+	s.finish(ss, modern, cache, false, AttachNone, 0, 0, 0)
 }
 
 // begin starts a result in the server's buffer, up to the result object's
@@ -554,10 +573,10 @@ func (s *Server) begin(id string) *writer {
 }
 
 // finish closes the result begun by begin, adding the 2026-07-28 members
-// when modern, and posts it on the session's channel. The host reads the
-// message before Post returns, so it is handed a view of the buffer, not a
-// copy.
-func (s *Server) finish(ss *session, modern bool, cache string, attach Attachment, first, count int, v registry.Value) {
+// when modern and the page's revision to _meta when rev, and posts it on
+// the session's channel. The host reads the message before Post returns, so
+// it is handed a view of the buffer, not a copy.
+func (s *Server) finish(ss *session, modern bool, cache string, rev bool, attach Attachment, first, count int, v registry.Value) {
 	w := &s.w
 	if modern {
 		w.key("resultType").str("complete")
@@ -567,7 +586,12 @@ func (s *Server) finish(ss *session, modern bool, cache string, attach Attachmen
 		}
 		w.key("_meta").raw(`{"io.modelcontextprotocol/serverInfo":`)
 		serverInfo(w)
+		if rev {
+			s.revisionMeta(w)
+		}
 		w.raw("}")
+	} else if rev {
+		s.revisionMeta(w.key("_meta").raw("{")).raw("}")
 	}
 	w.raw("}}")
 	s.host.Post(s.id, ss.name, unsafe.String(unsafe.SliceData(w.b), len(w.b)), attach, first, count, v)

@@ -18,6 +18,7 @@ type fakeHost struct {
 	textBytes int // what TextBytes answers
 	released  []registry.Value
 	completes []fakeComplete
+	revision  float64 // what Revision answers
 }
 
 // fakeComplete is a Complete call, waiting for the test to finish it.
@@ -42,7 +43,7 @@ func (h *fakeHost) Post(server int32, session, msg string, attach Attachment, fi
 	switch attach {
 	case AttachResources, AttachTemplates:
 		msg += fmt.Sprintf(" +attach%d[%d+%d]", attach, first, count)
-	case AttachText, AttachBlob:
+	case AttachText, AttachBlob, AttachTextKept, AttachChanges:
 		msg += fmt.Sprintf(" +attach%d/v%d", attach, v)
 	}
 	if session != "" {
@@ -56,7 +57,11 @@ func (h *fakeHost) Read(server, req int32, id registry.ID, params string) {
 }
 
 func (h *fakeHost) TextBytes(registry.Value) int { return h.textBytes }
-func (h *fakeHost) Release(v registry.Value)     { h.released = append(h.released, v) }
+func (h *fakeHost) Revision() float64            { return h.revision }
+func (h *fakeHost) Forget(server int32, session string) {
+	h.posts = append(h.posts, "forget "+session)
+}
+func (h *fakeHost) Release(v registry.Value) { h.released = append(h.released, v) }
 
 // take returns the posts so far and forgets them.
 func (h *fakeHost) take() string {
@@ -105,7 +110,7 @@ func TestRequests(t *testing.T) {
 		{"check ready", `"mcp-check-ready"`, `"mcp-server-ready"`},
 		{"other strings are ignored", `"hello"`, ``},
 		{"initialize echoes a known version", `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}`,
-			`{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-06-18","capabilities":{"resources":{"subscribe":true,"listChanged":true},"completions":{}},"serverInfo":` + serverInfo + `,"instructions":"Live resources of this page: list them, read them, and subscribe to follow their changes."}}`},
+			`{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-06-18","capabilities":{"resources":{"subscribe":true,"listChanged":true},"completions":{},"experimental":{"modelcontext/changes":{}}},"serverInfo":` + serverInfo + `,"instructions":"Live resources of this page: list them, read them, and subscribe to follow their changes."}}`},
 		{"ping", `{"jsonrpc":"2.0","id":"p","method":"ping"}`, `{"jsonrpc":"2.0","id":"p","result":{}}`},
 		{"list first page", `{"jsonrpc":"2.0","id":2,"method":"resources/list"}`, `{"jsonrpc":"2.0","id":2,"result":{"nextCursor":"2"}} +attach1[0+2]`},
 		{"list last page", `{"jsonrpc":"2.0","id":3,"method":"resources/list","params":{"cursor":"4"}}`, `{"jsonrpc":"2.0","id":3,"result":{}} +attach1[4+1]`},
@@ -126,7 +131,7 @@ func TestRequests(t *testing.T) {
 		{"a method that is not a string, without id", `{"jsonrpc":"2.0","method":7}`, `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request: expected {\"jsonrpc\": \"2.0\", \"method\": string, \"id\"?: string or number}"}}`},
 		{"a response is ignored", `{"jsonrpc":"2.0","id":1,"result":{}}`, ``},
 		{"discover", `{"jsonrpc":"2.0","id":"d","method":"server/discover","params":{` + meta + `}}`,
-			`{"jsonrpc":"2.0","id":"d","result":{"supportedVersions":["2026-07-28","2025-11-25"],"capabilities":{"resources":{"subscribe":true,"listChanged":true},"completions":{}},"serverInfo":` + serverInfo + `,` + modernTail + `}}`},
+			`{"jsonrpc":"2.0","id":"d","result":{"supportedVersions":["2026-07-28","2025-11-25"],"capabilities":{"resources":{"subscribe":true,"listChanged":true},"completions":{},"experimental":{"modelcontext/changes":{}}},"serverInfo":` + serverInfo + `,` + modernTail + `}}`},
 		{"modern list", `{"jsonrpc":"2.0","id":11,"method":"resources/list","params":{` + meta + `}}`, `{"jsonrpc":"2.0","id":11,"result":{"nextCursor":"2",` + modernTail + `}} +attach1[0+2]`},
 		{"discover without a version", `{"jsonrpc":"2.0","id":"d","method":"server/discover"}`, `{"jsonrpc":"2.0","id":"d","error":{"code":-32602,"message":"Invalid params: server/discover is a 2026-07-28 request; it needs _meta[\"io.modelcontextprotocol/protocolVersion\"]"}}`},
 		{"modern ping is gone", `{"jsonrpc":"2.0","id":12,"method":"ping","params":{` + meta + `}}`, `{"jsonrpc":"2.0","id":12,"error":{"code":-32601,"message":"Method not found: ping"}}`},
@@ -225,12 +230,12 @@ func TestReadContent(t *testing.T) {
 			e := setup(t, 0)
 			e.reg.Register("state://x", func() (any, error) { return 1, nil }, nil)
 			e.h.take()
-			e.handle(t, `{"jsonrpc":"2.0","id":1,"method":"resources/read","params":{"uri":"state://x"}}`)
+			e.handle(t, `{"jsonrpc":"2.0","id":1,"method":"resources/read","params":{"uri":"state://x","_meta":{"modelcontext/revision":0}}}`)
 			if len(e.h.reads) != 1 || e.h.reads[0].id != 1 {
 				t.Fatalf("reads = %+v", e.h.reads)
 			}
 			e.s.ReadDone(e.h.reads[0].req, tc.kind, 7, tc.length, "")
-			want := `{"jsonrpc":"2.0","id":1,"result":{"contents":[{"uri":"state://x","mimeType":"application/json"}]}} ` + tc.tail
+			want := `{"jsonrpc":"2.0","id":1,"result":{"contents":[{"uri":"state://x","mimeType":"application/json"}],"_meta":{"modelcontext/revision":0}}} ` + tc.tail
 			if got := e.h.take(); got != want {
 				t.Errorf("\n got %s\nwant %s", got, want)
 			}
@@ -260,7 +265,7 @@ func TestMaxBytesCountsUTF8(t *testing.T) {
 			e.h.textBytes = tc.textBytes
 			e.reg.Register("state://x", func() (any, error) { return 1, nil }, nil)
 			e.h.take()
-			e.handle(t, `{"jsonrpc":"2.0","id":1,"method":"resources/read","params":{"uri":"state://x"}}`)
+			e.handle(t, `{"jsonrpc":"2.0","id":1,"method":"resources/read","params":{"uri":"state://x","_meta":{"modelcontext/revision":0}}}`)
 			e.s.ReadDone(e.h.reads[0].req, tc.kind, 7, tc.length, "")
 			got := e.h.take()
 			if tc.over == "" && strings.Contains(got, "error") {
@@ -304,7 +309,7 @@ func TestReadsWaitingTogether(t *testing.T) {
 	}
 	for _, i := range []int{2, 0, 3, 1} {
 		e.s.ReadDone(e.h.reads[i].req, ContentText, registry.Value(100+i), 1, "")
-		want := fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"result":{"contents":[{"uri":"state://r%03d","mimeType":"application/json"}]}} +attach%d/v%d`, 10+i, i, AttachText, 100+i)
+		want := fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"result":{"contents":[{"uri":"state://r%03d","mimeType":"application/json"}],"_meta":{"modelcontext/revision":0}}} +attach%d/v%d`, 10+i, i, AttachText, 100+i)
 		if got := e.h.take(); got != want {
 			t.Errorf("read %d:\n got %s\nwant %s", i, got, want)
 		}
@@ -333,7 +338,7 @@ func TestSubscriptionsBothRevisions(t *testing.T) {
 	n := 0
 	e.reg.Register("state://x", func() (any, error) { n++; return n, nil }, func(f func()) any { onChange = f; return registrytest.Teardown(func() {}) })
 	e.h.take()
-	e.handle(t, `{"jsonrpc":"2.0","id":1,"method":"resources/subscribe","params":{"uri":"state://x"}}`)
+	e.handle(t, `{"jsonrpc":"2.0","id":1,"method":"resources/subscribe","params":{"uri":"state://x","_meta":{"modelcontext/revision":0}}}`)
 	e.handle(t, `{"jsonrpc":"2.0","id":"L","method":"subscriptions/listen","params":{`+meta+`,"notifications":{"resourcesListChanged":true,"toolsListChanged":true,"resourceSubscriptions":["state://x","state://x","state://later"]}}}`)
 	want := `{"jsonrpc":"2.0","id":1,"result":{}}
 {"jsonrpc":"2.0","method":"notifications/subscriptions/acknowledged","params":{"_meta":{"io.modelcontextprotocol/subscriptionId":"L"},"notifications":{"resourcesListChanged":true,"resourceSubscriptions":["state://x","state://later"]}}}`
@@ -341,8 +346,8 @@ func TestSubscriptionsBothRevisions(t *testing.T) {
 		t.Fatalf("\n got %s\nwant %s", got, want)
 	}
 	onChange()
-	want = `{"jsonrpc":"2.0","method":"notifications/resources/updated","params":{"uri":"state://x"}}
-{"jsonrpc":"2.0","method":"notifications/resources/updated","params":{"_meta":{"io.modelcontextprotocol/subscriptionId":"L"},"uri":"state://x"}}`
+	want = `{"jsonrpc":"2.0","method":"notifications/resources/updated","params":{"uri":"state://x","_meta":{"modelcontext/revision":0}}}
+{"jsonrpc":"2.0","method":"notifications/resources/updated","params":{"_meta":{"io.modelcontextprotocol/subscriptionId":"L","modelcontext/revision":0},"uri":"state://x"}}`
 	if got := e.h.take(); got != want {
 		t.Errorf("push:\n got %s\nwant %s", got, want)
 	}
@@ -353,7 +358,7 @@ func TestSubscriptionsBothRevisions(t *testing.T) {
 	if got := e.h.take(); got != want {
 		t.Errorf("list change:\n got %s\nwant %s", got, want)
 	}
-	e.handle(t, `{"jsonrpc":"2.0","id":2,"method":"resources/unsubscribe","params":{"uri":"state://x"}}`)
+	e.handle(t, `{"jsonrpc":"2.0","id":2,"method":"resources/unsubscribe","params":{"uri":"state://x","_meta":{"modelcontext/revision":0}}}`)
 	e.handle(t, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"L"}}`)
 	e.h.take()
 	onChange()
@@ -457,7 +462,7 @@ func setupSessions(t testing.TB, max int) (*env, func()) {
 const (
 	listenOnX   = `{"jsonrpc":"2.0","id":"L","method":"subscriptions/listen","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}},"notifications":{"resourcesListChanged":true,"resourceSubscriptions":["state://x"]}}}`
 	initialize  = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25"}}`
-	subscribeX  = `{"jsonrpc":"2.0","id":2,"method":"resources/subscribe","params":{"uri":"state://x"}}`
+	subscribeX  = `{"jsonrpc":"2.0","id":2,"method":"resources/subscribe","params":{"uri":"state://x","_meta":{"modelcontext/revision":0}}}`
 	initialized = `{"jsonrpc":"2.0","method":"notifications/initialized"}`
 )
 
@@ -491,7 +496,7 @@ func TestSessionsAreIsolated(t *testing.T) {
 	e.handleOn(t, "", initialize)
 	e.h.take()
 	push()
-	if got, want := e.h.take(), `a: {"jsonrpc":"2.0","method":"notifications/resources/updated","params":{"uri":"state://x"}}`; got != want {
+	if got, want := e.h.take(), `a: {"jsonrpc":"2.0","method":"notifications/resources/updated","params":{"uri":"state://x","_meta":{"modelcontext/revision":0}}}`; got != want {
 		t.Errorf("push after the main channel's new handshake:\n got %s\nwant %s", got, want)
 	}
 	// The same listen id in two sessions: two streams; cancelling one ends only it.
@@ -500,8 +505,8 @@ func TestSessionsAreIsolated(t *testing.T) {
 	e.h.take()
 	e.handleOn(t, "b", `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"L"}}`)
 	push()
-	want := `a: {"jsonrpc":"2.0","method":"notifications/resources/updated","params":{"uri":"state://x"}}
-a: {"jsonrpc":"2.0","method":"notifications/resources/updated","params":{"_meta":{"io.modelcontextprotocol/subscriptionId":"L"},"uri":"state://x"}}`
+	want := `a: {"jsonrpc":"2.0","method":"notifications/resources/updated","params":{"uri":"state://x","_meta":{"modelcontext/revision":0}}}
+a: {"jsonrpc":"2.0","method":"notifications/resources/updated","params":{"_meta":{"io.modelcontextprotocol/subscriptionId":"L","modelcontext/revision":0},"uri":"state://x"}}`
 	if got := e.h.take(); got != want {
 		t.Errorf("push with listens:\n got %s\nwant %s", got, want)
 	}
@@ -524,7 +529,7 @@ func TestSessionClose(t *testing.T) {
 	e, push := setupSessions(t, 0)
 	e.handleOn(t, "a", subscribeX)
 	e.handleOn(t, "a", listenOnX)
-	e.handleOn(t, "a", `{"jsonrpc":"2.0","id":3,"method":"resources/read","params":{"uri":"state://x"}}`)
+	e.handleOn(t, "a", `{"jsonrpc":"2.0","id":3,"method":"resources/read","params":{"uri":"state://x","_meta":{"modelcontext/revision":0}}}`)
 	e.h.take()
 	e.handleOn(t, "a", `"mcp-session-close"`)
 	if got := e.h.take(); got != `a: "mcp-server-stopped"` || e.s.Sessions() != 0 {
@@ -685,6 +690,8 @@ type discardHost struct{}
 func (discardHost) Post(int32, string, string, Attachment, int, int, registry.Value) {}
 func (discardHost) Read(int32, int32, registry.ID, string)                           {}
 func (discardHost) TextBytes(registry.Value) int                                     { return 0 }
+func (discardHost) Revision() float64                                                { return 0 }
+func (discardHost) Forget(int32, string)                                             {}
 func (discardHost) Release(registry.Value)                                           {}
 func (discardHost) Complete(int32, int32, registry.ID, string, string, string)       {}
 

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"unicode/utf16"
@@ -84,6 +85,7 @@ func play(t *testing.T, page, client string) string {
 			if change == nil {
 				t.Fatalf("page: change %s: no resource %s with a subscribe function in the page section", uri, uri)
 			}
+			h.changes++
 			change()
 			continue
 		}
@@ -108,6 +110,7 @@ type transcriptHost struct {
 	completers map[string]string      // "<template> <variable>" → its JSON array or "throws <message>"
 	texts      map[registry.Value]string
 	lastText   registry.Value
+	changes    int // "page: change" lines so far: the page's revision
 	reads      []fakeRead
 	completes  []fakeComplete
 }
@@ -155,11 +158,16 @@ func (h *transcriptHost) Post(server int32, session, msg string, attach Attachme
 			entries = append(entries, `{"uriTemplate":`+quoteJSON(tm[0])+`,"mimeType":`+quoteJSON(tm[1])+`}`)
 		}
 		msg = insertAfter(msg, `"result":{`, `"resourceTemplates":[`+strings.Join(entries, ",")+`]`)
-	case AttachText:
+	case AttachText, AttachTextKept:
 		i := strings.Index(msg, `"contents":[`)
 		j := strings.Index(msg[i:], "}]") + i
 		msg = msg[:j] + `,"text":` + quoteJSON(h.texts[v]) + msg[j:]
 		h.Release(v)
+		if attach == AttachTextKept {
+			msg += " +kept"
+		}
+	case AttachChanges:
+		msg += " +changes"
 	}
 	if session != "" {
 		msg = session + ": " + msg
@@ -186,7 +194,15 @@ func (h *transcriptHost) Complete(server, req int32, id registry.ID, name, value
 }
 
 func (h *transcriptHost) TextBytes(v registry.Value) int { return len(h.texts[v]) }
-func (h *transcriptHost) Release(v registry.Value)       { delete(h.texts, v) }
+
+// Revision counts the page's changes so far.
+func (h *transcriptHost) Revision() float64 { return float64(h.changes) }
+
+// Forget shows that the host dropped what a session received.
+func (h *transcriptHost) Forget(server int32, session string) {
+	h.out = append(h.out, "(forget "+strconv.Quote(session)+")")
+}
+func (h *transcriptHost) Release(v registry.Value) { delete(h.texts, v) }
 
 // finish answers the reads and completions the last message asked for.
 func (h *transcriptHost) finish(t *testing.T) {

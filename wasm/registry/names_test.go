@@ -13,8 +13,8 @@ import (
 
 type dispatched struct{ uris []string }
 
-func (w *dispatched) Dispatched(uri string) { w.uris = append(w.uris, uri) }
-func (w *dispatched) ListChanged()          {}
+func (w *dispatched) Dispatched(uri string, _ registry.Value) { w.uris = append(w.uris, uri) }
+func (w *dispatched) ListChanged()                            {}
 
 // counter registers state://a, whose getter returns 1, 2, 3, ... (or fails
 // while fail is set), and returns its ID and onChange.

@@ -129,7 +129,7 @@ func (r *Registry) deliver(e *entry, v Value) {
 	// subscription yet: only those that were there are told.
 	if uri != "" {
 		for _, w := range r.watchers {
-			w.Dispatched(uri)
+			w.Dispatched(uri, v)
 		}
 	}
 }

@@ -111,9 +111,11 @@ type sub struct {
 	of   *consumers
 }
 
-// Watcher is told what the page's consumers are told, for the MCP server.
+// Watcher is told what the page's consumers are told, for the MCP server:
+// Dispatched gets the pushed value, which the registry owns and releases
+// after the call.
 type Watcher interface {
-	Dispatched(uri string)
+	Dispatched(uri string, v Value)
 	ListChanged()
 }
 
