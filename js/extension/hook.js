@@ -189,6 +189,7 @@ if (!(/** @type {any} */ (globalThis)).__MODELCONTEXT_DEVTOOLS_HOOK__) {
     if (e.count > 1) head.count = e.count;
     if (e.queued) head.queued = true;
     let tail = e.reached !== undefined ? ',"reached":' + e.reached : "";
+    if (e.got !== undefined) tail += ',"got":' + JSON.stringify(gotSizes(e.got));
     if (e.outcome === "suppressed") {
       // Unchanged: its key is the last dispatched one's, value and all.
       const l = e.last;
@@ -241,6 +242,38 @@ if (!(/** @type {any} */ (globalThis)).__MODELCONTEXT_DEVTOOLS_HOOK__) {
   /** keySize is the size of a value by its key, -1 when it has no JSON form. @param {string} k */
   const keySize = (k) => (k.charCodeAt(0) === 0 ? -1 : utf8Length(k));
 
+  const lastSized = { text: "", size: 0 }; // textSize's last answer: agent after agent, the same value
+  /** textSize is the size of a JSON text in UTF-8, -1 for null. @param {string | null} s */
+  const textSize = (s) => {
+    if (s === null) return -1;
+    if (s !== lastSized.text) Object.assign(lastSized, { text: s, size: utf8Length(s) });
+    return lastSized.size;
+  };
+
+  /**
+   * gotOf copies the module's notes of what each agent that follows
+   * changes received of a push ({to, kind, patch, value}: the patch's and
+   * the value's JSON text, strings the module made already), or undefined
+   * for none.
+   * @param {any} got
+   */
+  const gotOf = (got) => {
+    if (!Array.isArray(got) || got.length === 0) return undefined;
+    const str = (/** @type {any} */ x) => (typeof x === "string" ? x : null);
+    return got.map((g) => ({ to: String(g.to), kind: String(g.kind), patch: str(g.patch), value: str(g.value) }));
+  };
+
+  /**
+   * gotSizes says what each agent received in bytes: size, of what it got
+   * (the patch, or the value; -1: nothing, or no JSON form), and full, of the
+   * value; the texts themselves are not sent.
+   * @param {{to: string, kind: string, patch: string | null, value: string | null}[]} got
+   */
+  const gotSizes = (got) => got.map((g) => {
+    const full = textSize(g.value);
+    return { to: g.to, kind: g.kind, size: g.kind === "patch" ? textSize(g.patch) : g.kind === "neither" ? -1 : full, full };
+  });
+
   const hook = {
     version: 2,
     /**
@@ -270,6 +303,7 @@ if (!(/** @type {any} */ (globalThis)).__MODELCONTEXT_DEVTOOLS_HOOK__) {
             key: hasKey ? f.key : undefined, preview: undefined, size: undefined, last: undefined, count: 1,
             // Whom it reached, as JSON text; a queued push learns it later (reached, below).
             queued: f.queued === true, reached: f.reached ? reachedOf(f.reached) : undefined,
+            got: f.reached ? gotOf(f.reached.got) : undefined, // what agents that follow changes received
           };
           if (!hasKey && "value" in f && f.error === undefined) {
             ev.preview = preview(f.value);
@@ -284,14 +318,16 @@ if (!(/** @type {any} */ (globalThis)).__MODELCONTEXT_DEVTOOLS_HOOK__) {
           // A queued push was delivered: onto its event while the panel has
           // not taken it, else an event of its own the panel puts on its row.
           const reached = reachedOf(f);
+          const got = gotOf(f.got);
           for (let i = events.length - 1; i >= 0; i--) {
             const e = events[i];
             if (e.type === "push" && e.queued && e.uri === f.uri && e.n === f.n) {
               e.reached = reached;
+              e.got = got;
               return;
             }
           }
-          record("reached", { uri: String(f.uri), n: Number(f.n), reached: JSON.parse(reached) });
+          record("reached", { uri: String(f.uri), n: Number(f.n), reached: JSON.parse(reached), got: got && gotSizes(got) });
           return;
         }
         case "read":
@@ -302,6 +338,17 @@ if (!(/** @type {any} */ (globalThis)).__MODELCONTEXT_DEVTOOLS_HOOK__) {
         case "tool":
           record("tool", { name: String(f.name), host: String(f.host || "") });
           return;
+        case "received": {
+          // What a tool's answer gave an agent (read_changes): per uri, a patch or the value.
+          /** @type {any[]} */
+          const changes = Array.isArray(f.changes) ? f.changes : [];
+          const got = gotOf(changes.map((c) => ({ to: f.to, kind: c.kind, patch: c.patch, value: c.value }))) || [];
+          record("received", {
+            to: String(f.to), host: String(f.host || ""), revision: Number(f.revision), since: typeof f.since === "number" ? f.since : null,
+            changes: gotSizes(got).map((g, i) => ({ uri: String(changes[i].uri), kind: g.kind, size: g.size, full: g.full })),
+          });
+          return;
+        }
         case "mcp": {
           const m = f.message && typeof f.message === "object" ? f.message : {};
           const meta = m.params && typeof m.params === "object" && m.params._meta && typeof m.params._meta === "object" ? m.params._meta : {};

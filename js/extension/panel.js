@@ -37,6 +37,17 @@
   const clients = new Map();
   /** @type {Map<string, {seq: number, value: any, size: number}>} uri → its last dispatched push */
   const lastSent = new Map();
+  /**
+   * @typedef {object} Saved what a resource's agents were spared: the bytes
+   * of the pushes suppressed as unchanged (and how many), and of the values
+   * that went as patches (value − patch, over the agents that got one)
+   * @property {number} dedup
+   * @property {number} suppressed
+   * @property {number} patches
+   * @property {number} patched
+   */
+  /** @type {Map<string, Saved>} uri → what its agents were spared */
+  const saved = new Map();
 
   /**
    * evalPage evaluates expr in the inspected page and resolves with its
@@ -124,6 +135,7 @@
     resources.clear();
     clients.clear();
     lastSent.clear();
+    saved.clear();
     timeline = [];
     boot = debug = tools = null;
   }
@@ -179,9 +191,42 @@
     else if ("value" in e && (e.outcome.startsWith("dispatched") || e.outcome.startsWith("failed open"))) lastSent.set(e.uri, { seq: e.seq, value: e.value, size: e.size });
   }
 
+  /** savedOf is what uri's agents were spared so far. @param {string} uri */
+  function savedOf(uri) {
+    let s = saved.get(uri);
+    if (!s) saved.set(uri, (s = { dedup: 0, suppressed: 0, patches: 0, patched: 0 }));
+    return s;
+  }
+
+  /**
+   * countSaved adds what a push (or a tool's answer) spared its agents to
+   * the totals of uri: each suppressed push its JSON size, each patch the
+   * value's size less its own.
+   * @param {string} uri
+   * @param {any} e a push event, or null
+   * @param {any[] | undefined} got what each agent received ({kind, size, full})
+   */
+  function countSaved(uri, e, got) {
+    if (e !== null && e.outcome.startsWith("suppressed") && e.size >= 0) {
+      const s = savedOf(uri);
+      const n = e.count > 1 ? e.count : 1;
+      s.dedup += n * e.size;
+      s.suppressed += n;
+    }
+    for (const g of got || []) {
+      if (g.kind !== "patch" || !(g.size >= 0 && g.full >= 0)) continue;
+      const s = savedOf(uri);
+      s.patches += g.full - g.size;
+      s.patched++;
+    }
+  }
+
   /** @param {any} e */
   function apply(e) {
-    if (e.type === "push") fromPush(e);
+    if (e.type === "push") {
+      fromPush(e);
+      countSaved(e.uri, e, e.got);
+    }
     switch (e.type) {
       case "attach":
         applySnapshot(e.snapshot);
@@ -218,11 +263,15 @@
         followClient(e);
         break;
       case "reached": {
-        // A queued push was delivered: its row says whom it reached.
+        // A queued push was delivered: its row says whom it reached and what they received.
         const p = timeline.findLast((x) => x.type === "push" && x.uri === e.uri && x.n === e.n);
-        if (p) p.reached = e.reached;
+        if (p) Object.assign(p, { reached: e.reached, got: e.got });
+        countSaved(e.uri, null, e.got);
         return;
       }
+      case "received":
+        for (const c of e.changes) countSaved(c.uri, null, [c]);
+        break;
     }
     if (!paused) {
       timeline.push(e);
@@ -273,6 +322,8 @@
       }
       if (r.frame) dl.append(el("dt", "", "from"), el("dd", "frame", frameText(r.frame)));
       if (r.size !== undefined) dl.append(el("dt", "", "size"), el("dd", "size", r.size < 0 ? "no JSON form" : r.size + " bytes"));
+      const s = saved.get(key);
+      if (s) dl.append(el("dt", "", "saved"), savedText(s));
       box.append(dl);
       if (!r.template && !r.gone) {
         const b = el("button", "read", "Read now");
@@ -285,6 +336,44 @@
       box.append(v);
       root.append(box);
     }
+  }
+
+  /**
+   * bytes writes a size for people: "84 B", "2.1 KB", "3.4 MB".
+   * @param {number} n
+   */
+  function bytes(n) {
+    if (n < 1024) return n + " B";
+    if (n < 1024 * 1024) return (n / 1024).toFixed(1) + " KB";
+    return (n / (1024 * 1024)).toFixed(1) + " MB";
+  }
+
+  /**
+   * savedText says what a resource's agents were spared: "2.3 KB: 1.2 KB by
+   * de-duplication (3 pushes suppressed), 1.1 KB by patches (4 patches)",
+   * the exact bytes in its data attributes.
+   * @param {Saved} s
+   */
+  function savedText(s) {
+    const total = s.dedup + s.patches;
+    const parts = [];
+    if (s.suppressed) parts.push(`${bytes(s.dedup)} by de-duplication (${s.suppressed} push${s.suppressed > 1 ? "es" : ""} suppressed)`);
+    if (s.patched) parts.push(`${bytes(s.patches)} by patches (${s.patched} patch${s.patched > 1 ? "es" : ""})`);
+    const dd = el("dd", "saved", `${bytes(total)}${parts.length ? ": " + parts.join(", ") : ""}`);
+    Object.assign(dd.dataset, { dedup: String(s.dedup), patches: String(s.patches), total: String(total) });
+    return dd;
+  }
+
+  /**
+   * gotText says what each agent that follows changes received ("received:
+   * subscriber 1: patch 84 B; MCP session s1 on mcp-default: contents 2.1
+   * KB"), or "" for none. An entry names its uri instead (read_changes).
+   * @param {any[] | undefined} got
+   */
+  function gotText(got) {
+    if (!got || got.length === 0) return "";
+    const what = (/** @type {any} */ g) => g.kind + (g.size >= 0 && g.kind !== "removed" ? " " + bytes(g.size) : "");
+    return "received: " + got.map((g) => `${g.uri !== undefined ? g.uri : g.to}: ${what(g)}`).join("; ");
   }
 
   /**
@@ -309,6 +398,8 @@
         return `${e.uri} · read by ${readBy(e.by)}`;
       case "tool":
         return `${e.name} · called by an agent through the ${e.host === "WebMCP" ? "browser's WebMCP" : "page's WebMCP polyfill"}`;
+      case "received":
+        return `${e.to} answered revision ${e.revision}${e.since !== null ? " since " + e.since : ", every value"} · to an agent through the ${e.host === "WebMCP" ? "browser's WebMCP" : "page's WebMCP polyfill"}`;
       case "mcp":
         return `${e.method}${e.uri ? " " + e.uri : ""} · MCP client ${e.origin}${e.session ? " session " + e.session : ""}${e.revision ? " · revision " + e.revision : ""}`;
       case "boot":
@@ -340,8 +431,8 @@
     const kind = /** @type {HTMLSelectElement} */ ($("#filter-outcome")).value;
     ol.replaceChildren();
     for (const e of timeline) {
-      if (uri && !(e.uri || "").includes(uri)) continue;
-      if (kind && !(e.type === kind || (e.type === "push" && (kind === "push" || e.outcome.startsWith(kind))) || (kind === "read" && ((e.type === "mcp" && e.method === "resources/read") || e.type === "tool")) || (kind === "register" && (e.type === "replace" || e.type === "unregister")))) continue;
+      if (uri && !(e.uri || (e.changes || []).map((/** @type {any} */ c) => c.uri).join(" ")).includes(uri)) continue;
+      if (kind && !(e.type === kind || (e.type === "push" && (kind === "push" || e.outcome.startsWith(kind))) || (kind === "read" && ((e.type === "mcp" && e.method === "resources/read") || e.type === "tool" || e.type === "received")) || (kind === "register" && (e.type === "replace" || e.type === "unregister")))) continue;
       const li = el("li");
       li.dataset.type = e.type;
       if (e.outcome) li.dataset.outcome = e.outcome;
@@ -351,6 +442,8 @@
       const body = el("div", "body", summary(e));
       const to = e.type === "push" ? reachedText(e) : "";
       if (to) body.append(el("div", "reached", to));
+      const got = e.type === "push" ? gotText(e.got) : e.type === "received" ? gotText(e.changes) : "";
+      if (got) body.append(el("div", "received", got));
       if (e.type === "push" && e.outcome.startsWith("suppressed")) {
         const side = el("div", "side");
         const a = el("div");
