@@ -14,6 +14,11 @@ function isReady() {
 /** @type {Error | null} the Error `ready` rejected with */
 let failure = null;
 
+// The page's revision (document.modelContext.revision): one more for each
+// resourceupdated and resourcelistchanged dispatched, heard or not. The
+// runtime steps it (runtime/changes.js); before the module runs it is 0.
+const pageRevision = { value: 0 };
+
 // The calls made before Go is ready, in order. The table answers at once
 // (getResources already lists a queued registration); replay runs the calls
 // again against Go, rebuilding the table step by step, so that every event
@@ -120,22 +125,58 @@ function readResource(uri) {
 /**
  * @param {any} uri
  * @param {any} handler
+ * @param {any} [options]
  */
-function subscribeResource(uri, handler) {
+function subscribeResource(uri, handler, options) {
   if (!bootStarted) wake("subscribeResource was called");
   checkURI("subscribeResource", uri);
   if (typeof handler !== "function") throw new TypeError(`modelcontext: subscribeResource: "handler" must be a function, got ${typeName(handler)}`);
+  const patch = patchOption(options);
   if (state === FAILED) throw failure;
   const r = resources.get(uri);
   if (!r) throw notFound(uri);
   const handle = { sub: 0, cancelled: false };
-  if (state === READY) handle.sub = subscribeNow(r, handler);
-  else queue.push({ op: "subscribe", uri, handler, handle });
+  if (state === READY) handle.sub = subscribeNow(r, handler, patch);
+  else queue.push({ op: "subscribe", uri, handler, patch, handle });
   return function unsubscribe() {
     if (handle.cancelled) return;
     handle.cancelled = true;
     if (state === READY && handle.sub) unsubscribeNow(handle.sub);
   };
+}
+
+/**
+ * patchOption reads subscribeResource's options: whether the handler is
+ * handed patches ({patch: true}).
+ * @param {any} options
+ */
+function patchOption(options) {
+  if (options === undefined || options === null) return false;
+  const P = "modelcontext: subscribeResource: ";
+  if (typeof options !== "object") throw new TypeError(`${P}"options" must be an object, got ${typeName(options)}`);
+  const p = options.patch;
+  if (p !== undefined && typeof p !== "boolean") throw new TypeError(`${P}"options.patch" must be a boolean, got ${typeName(p)}`);
+  return p === true;
+}
+
+/**
+ * changesSince answers what changed since revision (a Promise): the uris
+ * updated, added and removed, or reset when the module no longer remembers
+ * that far back.
+ * @param {any} revision
+ */
+function changesSince(revision) {
+  if (!bootStarted) wake("changesSince was called");
+  const P = "modelcontext: changesSince: ";
+  if (typeof revision !== "number" || !Number.isInteger(revision)) {
+    return Promise.reject(new TypeError(`${P}"revision" must be an integer (a document.modelContext.revision), got ${typeName(revision)}`));
+  }
+  if (revision < 0 || revision > pageRevision.value) {
+    return Promise.reject(new RangeError(`${P}"revision" must be from 0 to the current revision, ${pageRevision.value}; got ${revision}`));
+  }
+  if (state === READY) return Promise.resolve(changesNow(revision));
+  if (state === FAILED) return Promise.reject(failure);
+  return new Promise((resolve, reject) => queue.push({ op: "changes", revision, resolve, reject }));
 }
 
 // fail ends loading with err: pending reads reject with it, consumers throw

@@ -96,6 +96,8 @@ define("registerResourceTools", registerResourceTools);
 define("registerPageResource", registerPageResource);
 define("connectFrame", connectFrame);
 define("ready", ready);
+define("changesSince", changesSince);
+Object.defineProperty(mc, "revision", { configurable: true, enumerable: false, get: () => pageRevision.value });
 define(INSTALLED, true);
 if (!doc) {
   // No document (server rendering, Node.js): producers validate and register

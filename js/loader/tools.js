@@ -107,12 +107,12 @@ function isBuiltIn(f) {
 // list would start the module on every visit, agent or not. The agent pays
 // one list_resources call instead.
 //
-// Both tools are read-only, and what they answer may hold what the page's
+// The tools are read-only, and what they answer may hold what the page's
 // visitors wrote (a review, a comment): untrustedContentHint tells the agent
 // to treat it as data, not as instructions.
 
 /**
- * resourceTools returns the two tools; native says how they answer (the
+ * resourceTools returns the three tools; native says how they answer (the
  * runtime's answers). A runtime that cannot be loaded is a failure answer.
  * @param {boolean} native
  * @returns {ResourceTool[]}
@@ -134,6 +134,13 @@ function resourceTools(native) {
       inputSchema: { type: "object", properties: { uri: { type: "string", description: "The resource's uri, as list_resources gives it" } }, required: ["uri"] },
       annotations: { readOnlyHint: true, untrustedContentHint: true },
       execute: (/** @type {any} */ input) => loadRuntime().then(() => readTool(native, input), failed),
+    },
+    {
+      name: "read_changes",
+      description: "Tells what changed on this page since you last looked, so you need not read everything again. The first time, call it without arguments: it answers every resource's value, and a revision. Keep that revision and pass it back as since next time: it answers only the resources added or changed since (a value, or an RFC 6902 patch against the value it gave you before) and those removed, with a new revision to keep. reset: true means it gave every value again.",
+      inputSchema: { type: "object", properties: { since: { type: "integer", minimum: 0, description: "The revision of this tool's previous answer" } } },
+      annotations: { readOnlyHint: true, untrustedContentHint: true },
+      execute: (/** @type {any} */ input) => loadRuntime().then(() => changesTool(native, input), failed),
     },
   ];
 }

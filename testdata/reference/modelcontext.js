@@ -210,8 +210,11 @@
     return list;
   }
 
+  // The page's revision (§11): one step per event, carried in its detail.
+  let revision = 0;
+
   function listChanged() {
-    events.dispatchEvent(new CustomEvent('resourcelistchanged', { detail: { resources: getResources() } }));
+    events.dispatchEvent(new CustomEvent('resourcelistchanged', { detail: { resources: getResources(), revision: ++revision } }));
   }
 
   // retire ends a registration's push source: later onChange calls and
@@ -377,7 +380,7 @@
 
   function deliver(e, value) {
     const uri = e.uri;
-    events.dispatchEvent(new CustomEvent('resourceupdated', { detail: { uri, value } }));
+    events.dispatchEvent(new CustomEvent('resourceupdated', { detail: { uri, value, revision: ++revision } }));
     // Read after the event: a listener may have subscribed or unregistered.
     const ch = e.channel;
     if (ch === null) return;

@@ -259,7 +259,8 @@ func TestAnMCPRequestThroughTheBridge(t *testing.T) {
 		t.Fatalf("read: %s", got)
 	}
 	mcMCPReadDone(server, 1, int32(mcp.ContentText), 9, 4, 0)
-	want := `mcpPost(` + itoa(server) + `,,{"jsonrpc":"2.0","id":"r","result":{"contents":[{"uri":"state://a","mimeType":"application/json"}]}},3,0,0,9)`
+	// The server asks the page's revision for the result's _meta (the test host answers 0).
+	want := `revision() mcpPost(` + itoa(server) + `,,{"jsonrpc":"2.0","id":"r","result":{"contents":[{"uri":"state://a","mimeType":"application/json"}],"_meta":{"modelcontext/revision":0}}},3,0,0,9)`
 	if got := take(h); got != want {
 		t.Errorf("answer\n got %s\nwant %s", got, want)
 	}

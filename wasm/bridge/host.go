@@ -66,3 +66,14 @@ func (*jsHost) TextBytes(v registry.Value) int {
 	checkFault("textBytes")
 	return int(n)
 }
+
+func (*jsHost) Forget(server int32, session string) {
+	hostMCPForget(server, session)
+	checkFault("mcpForget")
+}
+
+func (*jsHost) Revision() float64 {
+	n := hostRevision()
+	checkFault("revision")
+	return n
+}

@@ -55,6 +55,12 @@ func hostTextBytes(v int32) int32
 //go:wasmimport modelcontext mcpComplete
 func hostMCPComplete(server, req, id int32, name, value, args string)
 
+//go:wasmimport modelcontext mcpForget
+func hostMCPForget(server int32, session string)
+
+//go:wasmimport modelcontext revision
+func hostRevision() float64
+
 // fault is set to 1 by the loader when one of its host functions threw: a
 // bug in the loader, never an answer. Go learns of it right after the call.
 var fault int32

@@ -6,9 +6,11 @@
 
 /**
  * @typedef {object} Handler a consumer subscription's handler and the uri it
- * subscribed to (which a replacement of the resource keeps)
+ * subscribed to (which a replacement of the resource keeps); for
+ * subscribeResource's {patch: true}, the value it was handed last
  * @property {Function} f
  * @property {string} uri
+ * @property {PatchState | null} patch
  */
 /** @type {Map<number, Handler>} consumer subscription → its handler */
 const handlers = new Map();
@@ -23,12 +25,14 @@ let started = false; // main has called ready
  * DevTools hook listens (inspect.js): the resourceupdated listeners that
  * heard it (-1: some, uncounted, on a page's own object), the
  * subscribeResource handlers called, the MCP clients sent
- * notifications/resources/updated (null: none)
+ * notifications/resources/updated (null: none), and what each agent that
+ * follows changes received of it (null: none; changes.js's noteGot)
  * @property {string} uri
  * @property {number} n
  * @property {number} listeners
  * @property {number} subscribers
  * @property {string[] | null} mcp
+ * @property {Got[] | null} got
  */
 /** @type {(Reach | undefined)[]} a dispatched value's handle → what it reached so far */
 const reaching = [];
@@ -38,9 +42,11 @@ let reach = null;
 const host = {
   // func hostDispatch(id, v int32)
   dispatch(/** @type {number} */ id, /** @type {number} */ h) {
+    const r = /** @type {Registration} */ (regs.get(id));
+    const revision = stepPush(r);
     const hears = mayHear("resourceupdated");
     if (devtools.hook !== null) reachStart(h, hears);
-    if (hears) dispatch("resourceupdated", { uri: /** @type {Registration} */ (regs.get(id)).key, value: vals[h] });
+    if (hears) dispatch("resourceupdated", { uri: r.key, value: vals[h], revision });
     else unheard("resourceupdated");
   },
   // func hostDeliver(sub, v int32) int32
@@ -49,7 +55,8 @@ const host = {
     if (!s) return 0;
     if (devtools.hook !== null && reach !== null) reach.subscribers++;
     try {
-      s.f(vals[h], s.uri);
+      if (s.patch === null) s.f(vals[h], s.uri);
+      else s.f(vals[h], s.uri, patchInfo(s.patch, h));
     } catch (e) {
       return hold(e);
     }
@@ -94,6 +101,14 @@ const host = {
   // func hostMCPRead(server, req, id int32, params string)
   mcpRead(/** @type {number} */ server, /** @type {number} */ req, /** @type {number} */ id, /** @type {number} */ p, /** @type {number} */ n) {
     mcpRead(server, req, id, n ? str(p, n) : "");
+  },
+  // func hostMCPForget(server int32, session string)
+  mcpForget(/** @type {number} */ server, /** @type {number} */ p, /** @type {number} */ n) {
+    forgetSession(server, n ? str(p, n) : "");
+  },
+  // func hostRevision() float64
+  revision() {
+    return pageRevision.value;
   },
   // func hostTextBytes(v int32) int32
   textBytes(/** @type {number} */ h) {
@@ -191,7 +206,8 @@ function result(r, n, v) {
   const old = r.base;
   r.base = k;
   const h = hold(v);
-  if (devtools.hook !== null) reaching[h] = { uri: r.key, n, listeners: 0, subscribers: 0, mcp: null };
+  pushedKeys[h] = k; // its JSON text, for patches (changes.js)
+  if (devtools.hook !== null) reaching[h] = { uri: r.key, n, listeners: 0, subscribers: 0, mcp: null, got: null };
   const outcome = internal(ex.mc_push(r.id, n, k === null ? RESULT_NO_KEY : RESULT_DIFFERENT, h, debugOn()));
   if (devtools.hook !== null) {
     const sent = outcome === DISPATCHED || outcome === DELIVERED;

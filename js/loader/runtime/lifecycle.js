@@ -34,6 +34,7 @@ function registerNow(r) {
   if (old && (old.id >= FRAME_ID_BASE) !== (r.id >= FRAME_ID_BASE)) tableOf(r).delete(r.key);
   tableOf(r).set(r.key, r);
   r.current = true;
+  noteRegistered(r, old);
   if (old) retire(old);
   // A teardown may have replaced or unregistered r: then it is not subscribed.
   if (r.subscribe !== undefined && r.current) startSubscription(r);
@@ -51,6 +52,7 @@ function unregisterNow(r) {
   if (internal(ex.mc_unregister(r.id)) === 0) return;
   r.current = false;
   tableOf(r).delete(r.key);
+  noteRemoved(r);
   retire(r);
   if (debugOn()) debugLine('unregistered "' + r.key + '"');
   if (devtools.hook !== null) inspectEmit("unregister", { uri: r.key });
@@ -139,7 +141,8 @@ function listChanged() {
     changedInOne = true;
     return;
   }
-  if (mayHear("resourcelistchanged")) dispatch("resourcelistchanged", { resources: list(resources) });
+  const revision = stepList();
+  if (mayHear("resourcelistchanged")) dispatch("resourcelistchanged", { resources: list(resources), revision });
   else unheard("resourcelistchanged");
   if (mcpServers.size > 0) internal(ex.mc_list_changed());
 }
@@ -162,13 +165,16 @@ function readNow(uri) {
 }
 
 /**
+ * subscribeNow subscribes handler to r's pushes; with patch, it is handed
+ * the patch from the value it was handed before (changes.js's patchInfo).
  * @param {Registration} r
  * @param {Function} handler
+ * @param {boolean} patch
  */
-function subscribeNow(r, handler) {
+function subscribeNow(r, handler, patch) {
   const sub = internal(ex.mc_subscribe(r.id));
   if (sub === 0) throw notFound(r.key);
-  handlers.set(sub, { f: handler, uri: r.key });
+  handlers.set(sub, { f: handler, uri: r.key, patch: patch ? patchStateOf(r) : null });
   return sub;
 }
 
@@ -194,9 +200,12 @@ function replay() {
           break;
         case "subscribe": {
           const r = resources.get(q.uri);
-          if (!q.handle.cancelled && r) q.handle.sub = subscribeNow(r, q.handler);
+          if (!q.handle.cancelled && r) q.handle.sub = subscribeNow(r, q.handler, q.patch);
           break;
         }
+        case "changes":
+          q.resolve(changesNow(q.revision));
+          break;
         case "serve":
           if (!q.handle.stopped) serveNow(q.options, q.handle);
           break;

@@ -43,6 +43,24 @@ async function readTool(native, input) {
   if (typeof uri !== "string") {
     return answers.failure(`modelcontext: read_resource needs {"uri": "<a uri from list_resources>"}; "uri" was ${typeName(uri)}`);
   }
+  const got = await readForTool(native, uri);
+  if (got.error !== undefined) return answers.failure(got.error);
+  if (got.blob !== undefined) return answers.binary(uri, /** @type {string} */ (got.mimeType), got.blob);
+  try {
+    return answers.value(uri, got.value);
+  } catch (e) {
+    return answers.failure(`modelcontext: the value of "${uri}" cannot be sent as JSON: ${describe(e)}`);
+  }
+}
+
+/**
+ * readForTool reads uri for a tool: its value, binary content in base64
+ * with its MIME type, or the failure's message.
+ * @param {boolean} native
+ * @param {string} uri
+ * @returns {Promise<{value?: any, mimeType?: string, blob?: string, error?: string}>}
+ */
+async function readForTool(native, uri) {
   let v;
   try {
     // The read is the tool's, for the DevTools panel's timeline.
@@ -56,20 +74,102 @@ async function readTool(native, input) {
     v = await p;
     if (typeof Blob !== "undefined" && v instanceof Blob) {
       const type = v.type;
-      return answers.binary(uri, mimeTypeOf(uri, type), base64(new Uint8Array(await v.arrayBuffer())));
+      return { mimeType: mimeTypeOf(uri, type), blob: base64(new Uint8Array(await v.arrayBuffer())) };
     }
   } catch (e) {
-    return answers.failure(readFailure(uri, e));
+    return { error: readFailure(uri, e) };
   }
   if (v instanceof ArrayBuffer || ArrayBuffer.isView(v)) {
     const bytes = v instanceof ArrayBuffer ? new Uint8Array(v) : new Uint8Array(v.buffer, v.byteOffset, v.byteLength);
-    return answers.binary(uri, mimeTypeOf(uri, ""), base64(bytes));
+    return { mimeType: mimeTypeOf(uri, ""), blob: base64(bytes) };
   }
+  return { value: v };
+}
+
+// What read_changes last gave the agent: the revision of its answer, and
+// each uri's value as JSON text (its patches are made against these).
+const toolGave = { revision: -1, uris: /** @type {Map<string, Snap>} */ (new Map()) };
+
+/**
+ * changesTool answers read_changes({since?}): the values (or patches against
+ * what it gave before) of the resources added or updated since since, and
+ * the uris removed; every value, and reset, without since or when since is
+ * too old.
+ * @param {boolean} native
+ * @param {any} input
+ */
+async function changesTool(native, input) {
+  const answers = native ? valueAnswers : callToolResults;
+  if (devtools.hook !== null) inspectEmit("tool", { name: "read_changes", host: native ? "WebMCP" : "polyfill" });
+  let since;
   try {
-    return answers.value(uri, v);
+    since = input !== null && typeof input === "object" ? input.since : undefined;
+    await /** @type {Promise<void>} */ (ready); // its then starts the module
   } catch (e) {
-    return answers.failure(`modelcontext: the value of "${uri}" cannot be sent as JSON: ${describe(e)}`);
+    return answers.failure(describe(e));
   }
+  if (since !== undefined && !(Number.isInteger(since) && since >= 0 && since <= pageRevision.value)) {
+    return answers.failure(`modelcontext: read_changes: "since" must be the revision of its previous answer, an integer from 0 to ${pageRevision.value}; got ${typeName(since)} ${String(since)}`);
+  }
+  const c = since === undefined ? null : changesNow(since);
+  const revision = pageRevision.value;
+  const listed = getResources();
+  const reset = c === null || c.reset === true;
+  const want = c === null || c.reset === true ? null : new Set(/** @type {string[]} */ (c.added).concat(/** @type {string[]} */ (c.updated)));
+  const patchable = !reset && since === toolGave.revision;
+  if (reset) toolGave.uris.clear();
+  const changes = await Promise.all(listed.filter((d) => want === null || want.has(d.uri)).map((d) => changeOf(native, d.uri, d.name, patchable)));
+  if (c !== null && !reset) {
+    for (const uri of /** @type {string[]} */ (c.removed)) {
+      changes.push({ uri, removed: true });
+      toolGave.uris.delete(uri);
+    }
+  }
+  toolGave.revision = revision;
+  if (devtools.hook !== null) inspectEmit("received", { to: "read_changes", host: native ? "WebMCP" : "polyfill", revision, since, changes: toolGot(changes) });
+  return answers.value("", reset ? { revision, reset: true, changes } : { revision, changes });
+}
+
+/**
+ * toolGot says what read_changes' answer gave of each uri, for the DevTools
+ * panel: a patch (its JSON text) or the value, with the value's JSON text
+ * (kept as what the tool gave), or removed, binary or an error.
+ * @param {any[]} changes
+ */
+function toolGot(changes) {
+  return changes.map((c) => {
+    const v = toolGave.uris.get(c.uri);
+    const kind = c.patch ? "patch" : c.removed ? "removed" : c.error ? "error" : c.blob ? "binary" : "value";
+    return { uri: c.uri, kind, patch: c.patch ? JSON.stringify(c.patch) : null, value: v ? v.text : null };
+  });
+}
+
+/**
+ * changeOf is read_changes' entry for uri: its value, or a patch against
+ * the value the tool gave before where patchable and shorter.
+ * @param {boolean} native
+ * @param {string} uri
+ * @param {string} name
+ * @param {boolean} patchable
+ * @returns {Promise<any>}
+ */
+async function changeOf(native, uri, name, patchable) {
+  const got = await readForTool(native, uri);
+  const prev = patchable ? toolGave.uris.get(uri) : undefined;
+  toolGave.uris.delete(uri);
+  if (got.error !== undefined) return { uri, name, error: got.error };
+  if (got.blob !== undefined) return { uri, name, mimeType: got.mimeType, blob: got.blob };
+  let text;
+  try {
+    text = JSON.stringify(got.value);
+  } catch (e) {
+    return { uri, name, error: `modelcontext: the value of "${uri}" cannot be sent as JSON: ${describe(e)}` };
+  }
+  const cur = snapOf(text === undefined ? "null" : text);
+  toolGave.uris.set(uri, cur);
+  const p = patchBetween(prev, cur);
+  if (p !== null && p.text.length < cur.text.length) return { uri, name, patch: p.ops };
+  return { uri, name, value: parsedSnap(cur) };
 }
 
 /**

@@ -170,12 +170,18 @@ function mcpPost(server, session, msg, attach, first, count, h) {
       payload.result.resourceTemplates = slice(templates, first, count);
       break;
     case ATTACH_TEXT:
+    case ATTACH_TEXT_KEPT:
       payload.result.contents[0].text = vals[h];
       release(h);
+      if (attach === ATTACH_TEXT_KEPT) keepRead(server, session, payload.result.contents[0]);
+      break;
+    case ATTACH_CHANGES:
+      attachChanges(server, session, payload.params, h, count);
       break;
     case ATTACH_BLOB:
       payload.result.contents[0].blob = base64(vals[h]);
       release(h);
+      forgetRead(server, session, payload.result.contents[0].uri);
       break;
   }
   if (!srv) return;
@@ -269,6 +275,14 @@ function mimeClass(mime) {
 }
 
 /**
+ * mimeClassOf is the MIME class of r's values, worked out once.
+ * @param {Registration} r
+ */
+function mimeClassOf(r) {
+  return r.mimeClass === undefined ? (r.mimeClass = mimeClass(r.mimeType)) : r.mimeClass;
+}
+
+/**
  * mcpPrepare turns a value into content: binary stays binary, except bytes
  * that are valid UTF-8 under a text MIME type, which become text; a string
  * under any MIME type but JSON is sent as it is; everything else is its JSON
@@ -280,7 +294,7 @@ function mimeClass(mime) {
  */
 function mcpPrepare(server, req, r, v) {
   try {
-    const cls = r.mimeClass === undefined ? (r.mimeClass = mimeClass(r.mimeType)) : r.mimeClass;
+    const cls = mimeClassOf(r);
     const bytes = v instanceof ArrayBuffer ? new Uint8Array(v) : ArrayBuffer.isView(v) ? new Uint8Array(v.buffer, v.byteOffset, v.byteLength) : null;
     if (bytes) {
       if (cls !== MIME_OTHER) {

@@ -36,10 +36,10 @@
       // arguments: [pointer index] of each (pointer, length) pair.
       const strings = {
         error: [0], debug: [0],
-        mcpOpen: [1, 3], mcpPost: [1, 3], mcpRead: [3], mcpComplete: [3, 5, 7],
+        mcpOpen: [1, 3], mcpPost: [1, 3], mcpRead: [3], mcpComplete: [3, 5, 7], mcpForget: [1],
       };
       const names = ["dispatch", "deliver", "endSubscription", "release", "error", "debug", "ready", "mcpOpen", "mcpClose",
-        "mcpPost", "mcpRead", "textBytes", "mcpComplete"];
+        "mcpPost", "mcpRead", "textBytes", "mcpComplete", "mcpForget", "revision"];
       const mod = {};
       for (const name of names) {
         mod[name] = (...args) => {

@@ -95,6 +95,8 @@ var runtimeFiles = []string{
 	"encode.js",        // fields and strings into Go's memory
 	"keys.js",          // comparison keys
 	"lookup.js",        // registrations by ID; the template Go finds for a uri
+	"changes.js",       // the page's revision, what changed since one, patches for those that follow
+	"patch.js",         // RFC 6902 patches between JSON values
 	"host.js",          // the functions Go calls
 	"lifecycle.js",     // registrations once the module runs; the replay
 	"server.js",        // the MCP server's transport
@@ -121,6 +123,7 @@ const RuntimeFile = "modelcontext-runtime.js"
 var exports = []string{
 	"registerResource", "getResources", "getResourceTemplates", "readResource",
 	"subscribeResource", "serveMCP", "registerResourceTools", "registerPageResource", "connectFrame", "ready",
+	"changesSince",
 }
 
 func run(args []string) error {
