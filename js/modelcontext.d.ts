@@ -169,10 +169,58 @@ export interface ResourceUpdatedDetail<T = unknown> {
   uri: string;
   /** The very value get() returned. */
   value: T;
+  /** The page's revision after this event. */
+  revision: number;
 }
 
 export interface ResourceListChangedDetail {
   resources: ResourceInfo[];
+  /** The page's revision after this event. */
+  revision: number;
+}
+
+/** One RFC 6902 (JSON Patch) operation; paths are JSON Pointers (RFC 6901). */
+export type JSONPatchOperation =
+  | { op: "add" | "replace" | "test"; path: string; value: unknown }
+  | { op: "remove"; path: string }
+  | { op: "move" | "copy"; from: string; path: string };
+
+/** What changesSince answers: the uris that changed since a revision, in list order. */
+export type Changes =
+  | {
+      /** The revision now: pass it to the next changesSince. */
+      revision: number;
+      /** Listed at the revision and now, and pushed or replaced since. */
+      updated: string[];
+      /** Registered since and listed now. */
+      added: string[];
+      /** Listed at the revision, not now. */
+      removed: string[];
+      reset?: undefined;
+    }
+  | {
+      revision: number;
+      /** The revision is older than the module remembers: read everything again. */
+      reset: true;
+    };
+
+/** Options of subscribeResource. */
+export interface SubscribeOptions {
+  /** Hand the handler an RFC 6902 patch from the value it was handed before. */
+  patch?: boolean;
+}
+
+/** The third argument of a subscribeResource handler subscribed with {patch: true}. */
+export interface PatchInfo {
+  /** The page's revision after this push. */
+  revision: number;
+  /**
+   * Turns the previous value this subscription was handed (for its first
+   * call, the last value dispatched before it subscribed) into this one, on
+   * their JSON forms; null when there is no previous value, either is not
+   * plain JSON data, or the patch would be longer than the value.
+   */
+  patch: JSONPatchOperation[] | null;
 }
 
 export interface ModelContextResourcesEventMap {
@@ -201,7 +249,7 @@ export interface ModelContextResourceMembers {
    */
   serveMCP(options?: ServeMCPOptions): MCPServer;
   /**
-   * Registers read-only list_resources and read_resource tools with
+   * Registers read-only list_resources, read_resource and read_changes tools with
    * document.modelContext.registerTool (the browser's own WebMCP or a
    * polyfill), and returns a function that removes them. Called again while
    * they are registered, it returns that same function; after removal it
@@ -242,6 +290,26 @@ export interface ModelContextResourceMembers {
    * @throws DOMException named "NotFoundError" for an unknown uri.
    */
   subscribeResource<T = unknown>(uri: string, handler: (value: T, uri: string) => void): () => void;
+  /**
+   * As above, and the handler is also handed the page's revision and an
+   * RFC 6902 patch from the value it was handed before (or null).
+   * @throws TypeError naming "options" or "options.patch" when they are invalid.
+   */
+  subscribeResource<T = unknown>(uri: string, handler: (value: T, uri: string, info: PatchInfo) => void, options: SubscribeOptions & { patch: true }): () => void;
+  subscribeResource<T = unknown>(uri: string, handler: (value: T, uri: string, info?: PatchInfo) => void, options?: SubscribeOptions): () => void;
+  /**
+   * The page's revision: 0 until something changed, then one more for each
+   * resourceupdated and resourcelistchanged dispatched (heard or not).
+   */
+  readonly revision: number;
+  /**
+   * What changed since revision (a revision this object gave): the uris
+   * updated, added and removed since, calling no get(); or reset when the
+   * module no longer remembers that far back. Rejects with a TypeError
+   * (not an integer) or RangeError (below 0, or above the current revision)
+   * naming "revision".
+   */
+  changesSince(revision: number): Promise<Changes>;
   /**
    * Resolves once Go has taken over; rejects with an Error that says what to
    * fix. Awaiting it (or calling then, catch or finally) starts the module
@@ -377,3 +445,5 @@ export declare const registerPageResource: ModelContextResources["registerPageRe
 export declare const connectFrame: ModelContextResources["connectFrame"];
 /** Resolves once Go has taken over; rejects with an Error that says what to fix. */
 export declare const ready: ModelContextResources["ready"];
+/** document.modelContext.changesSince. */
+export declare const changesSince: ModelContextResources["changesSince"];

@@ -40,3 +40,12 @@ registerResource({ uri: "state://x", name: "x", get: () => 1, settle: "300" });
 
 // @ts-expect-error connectFrame needs the frame's origin
 document.modelContext.connectFrame(document.createElement("iframe"), {});
+
+// @ts-expect-error patch is a boolean
+document.modelContext.subscribeResource("state://x", () => {}, { patch: "yes" });
+
+// @ts-expect-error a revision is a number
+void document.modelContext.changesSince("3");
+
+// @ts-expect-error the revision is read-only
+document.modelContext.revision = 3;

@@ -94,3 +94,24 @@ if (document.modelContext.registerTool) {
     execute: async () => ({ content: [{ type: "text", text: String(cart.items.length) }] }),
   });
 }
+
+// Following the page at the least cost: the revision, changesSince and
+// patches for a subscription.
+import type { Changes, JSONPatchOperation, PatchInfo } from "../../js/modelcontext";
+import { changesSince } from "../../js/modelcontext";
+const since: number = document.modelContext.revision;
+void changesSince(since).then((c: Changes) => {
+  if (c.reset) return c.revision;
+  const uris: string[] = [...c.updated, ...c.added, ...c.removed];
+  return uris.length + c.revision;
+});
+const unfollow: () => void = document.modelContext.subscribeResource<Cart>(
+  "state://cart",
+  (value: Cart, uri: string, info: PatchInfo) => {
+    const ops: JSONPatchOperation[] | null = info.patch;
+    if (ops !== null) for (const op of ops) if (op.op === "replace") console.log(uri, op.path, op.value, info.revision, value.items.length);
+  },
+  { patch: true },
+);
+unfollow();
+document.modelContext.addEventListener("resourceupdated", (e) => console.log(e.detail.revision));

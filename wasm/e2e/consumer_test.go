@@ -339,11 +339,11 @@ func TestEvents(t *testing.T) {
 				`return got;`,
 			),
 			want: `[
-				{"custom": true, "keys": ["resources"], "resources": [{"uri": "state://a", "name": "a", "mimeType": "application/json", "subscribable": true}]},
-				{"custom": true, "keys": ["resources"], "resources": [{"uri": "state://a", "name": "a2", "title": "A", "mimeType": "application/json", "subscribable": false}]},
-				{"custom": true, "keys": ["resources"], "resources": [{"uri": "state://a", "name": "a2", "title": "A", "mimeType": "application/json", "subscribable": false},
+				{"custom": true, "keys": ["resources", "revision"], "resources": [{"uri": "state://a", "name": "a", "mimeType": "application/json", "subscribable": true}]},
+				{"custom": true, "keys": ["resources", "revision"], "resources": [{"uri": "state://a", "name": "a2", "title": "A", "mimeType": "application/json", "subscribable": false}]},
+				{"custom": true, "keys": ["resources", "revision"], "resources": [{"uri": "state://a", "name": "a2", "title": "A", "mimeType": "application/json", "subscribable": false},
 					{"uri": "state://b", "name": "b", "mimeType": "application/json", "subscribable": false}]},
-				{"custom": true, "keys": ["resources"], "resources": [{"uri": "state://a", "name": "a2", "title": "A", "mimeType": "application/json", "subscribable": false}]}
+				{"custom": true, "keys": ["resources", "revision"], "resources": [{"uri": "state://a", "name": "a2", "title": "A", "mimeType": "application/json", "subscribable": false}]}
 			]`,
 		},
 		{

@@ -275,7 +275,7 @@ const read = await M.read(c, 'test://live');
 const unsub = await c.call('resources/unsubscribe', {uri: 'test://live'});
 const afterUnsubscribe = await M.during(c, U, () => { live.push('C'); live.push('D'); }, 0);
 return {sub, pushes, notSubscribed, read: read.contents ? read.contents[0].text : read, unsub, afterUnsubscribe, errors: c.errors};`,
-		want: `{"sub": {"result": {}}, "pushes": [{"uri": "test://live"}, {"uri": "test://live"}], "notSubscribed": [],
+		want: `{"sub": {"result": {}}, "pushes": [{"uri": "test://live", "_meta": {"modelcontext/revision": 3}}, {"uri": "test://live", "_meta": {"modelcontext/revision": 4}}], "notSubscribed": [],
 			"read": "\"B\"", "unsub": {"result": {}}, "afterUnsubscribe": [], "errors": []}`,
 		sdk: `{"sub": {"result": {}}, "pushes": [{"uri": "test://live"}, {"uri": "test://live"}, {"uri": "test://live"}], "notSubscribed": [],
 			"read": "\"B\"", "unsub": {"result": {}}, "afterUnsubscribe": [], "errors": []}`,

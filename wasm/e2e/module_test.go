@@ -60,7 +60,7 @@ func TestESModuleNamedExports(t *testing.T) {
 				WasmFetches    []string
 			}
 			tab.Eval(moduleResult, &got)
-			want := "connectFrame getResourceTemplates getResources readResource ready registerPageResource registerResource registerResourceTools serveMCP subscribeResource"
+			want := "changesSince connectFrame getResourceTemplates getResources readResource ready registerPageResource registerResource registerResourceTools serveMCP subscribeResource"
 			if n := strings.Join(got.Names, " "); n != want {
 				t.Errorf("exports: %s\nwant:    %s", n, want)
 			}

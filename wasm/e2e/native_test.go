@@ -166,7 +166,7 @@ const read = await M.read(c, 'test://live');
 server.stop();
 return {native: mc instanceof ModelContext, listed, sub, pushes, read, errors: c.errors};`,
 			`{"native": true, "listed": ["test://live"], "sub": {"result": {}},
-  "pushes": [{"uri": "test://live"}, {"uri": "test://live"}],
+  "pushes": [{"uri": "test://live", "_meta": {"modelcontext/revision": 2}}, {"uri": "test://live", "_meta": {"modelcontext/revision": 3}}],
   "read": {"contents": [{"uri": "test://live", "mimeType": "application/json", "text": "{\"n\":2}"}]}, "errors": []}`)
 	})
 }
@@ -242,7 +242,7 @@ remove();
 const oldTool = await H.rejection(mc.executeTool(old, {uri: 'state://cart'}));
 return {listed, after, oldTool: oldTool && oldTool.name,
   unhandled: await W.unhandledSoFar(), errors: H.mine('error')};`,
-			`{"listed": ["list_resources", "read_resource"], "after": [],
+			`{"listed": ["list_resources", "read_changes", "read_resource"], "after": [],
   "oldTool": "UnknownError",
   "unhandled": [], "errors": []}`)
 	})
@@ -262,8 +262,8 @@ third();
 await W.tools(neither);
 return {same: first === second, once, fresh: third !== first, again, kept,
   unhandled: await W.unhandledSoFar(), errors: H.mine('error')};`,
-			`{"same": true, "once": ["list_resources", "read_resource"], "fresh": true,
-  "again": ["list_resources", "read_resource"], "kept": ["list_resources", "read_resource"],
+			`{"same": true, "once": ["list_resources", "read_changes", "read_resource"], "fresh": true,
+  "again": ["list_resources", "read_changes", "read_resource"], "kept": ["list_resources", "read_changes", "read_resource"],
   "unhandled": [], "errors": []}`)
 	})
 
@@ -278,7 +278,7 @@ const remove = mc.registerResourceTools();
 const registered = await W.tools(both);
 remove();
 return {removed, registered, unhandled: await W.unhandledSoFar(), errors: H.mine('error')};`,
-			`{"removed": [], "registered": ["list_resources", "read_resource"], "unhandled": [], "errors": []}`)
+			`{"removed": [], "registered": ["list_resources", "read_changes", "read_resource"], "unhandled": [], "errors": []}`)
 	})
 
 	t.Run("registering does not start the module, a call does", func(t *testing.T) {
@@ -294,7 +294,7 @@ const before = H.wasmRequests().fetched.length;
 const read = await W.call('read_resource', {uri: 'state://cart'});
 remove();
 return {listed, before, read, after: H.wasmRequests().fetched.length, unhandled: await W.unhandledSoFar()};`, &got)
-		p.compare(got, `{"listed": ["list_resources", "read_resource"], "before": 0, "read": {"items": [1]}, "after": 1, "unhandled": []}`)
+		p.compare(got, `{"listed": ["list_resources", "read_changes", "read_resource"], "before": 0, "read": {"items": [1]}, "after": 1, "unhandled": []}`)
 	})
 
 	t.Run("data-tools", func(t *testing.T) {
@@ -310,7 +310,7 @@ const before = H.wasmRequests().fetched.length;
 const read = await W.call('read_resource', {uri: 'state://cart'});
 mc.registerResourceTools()();
 return {listed, before, read, after: await W.tools(neither), unhandled: await W.unhandledSoFar(), errors: H.mine('error')};`, &got)
-		p.compare(got, `{"listed": ["list_resources", "read_resource"], "before": 0, "read": {"items": [1]}, "after": [], "unhandled": [], "errors": []}`)
+		p.compare(got, `{"listed": ["list_resources", "read_changes", "read_resource"], "before": 0, "read": {"items": [1]}, "after": [], "unhandled": [], "errors": []}`)
 	})
 
 	t.Run("the module failed to load", func(t *testing.T) {
@@ -342,7 +342,7 @@ const read = await W.call('read_resource', {uri: 'x:y'});
 remove();
 const after = await W.tools((names) => !names.includes('list_resources'));
 return {listed, read, after, unhandled: await W.unhandledSoFar(), errors: H.mine('error')};`,
-			`{"listed": ["list_resources", "read_resource"], "read": {"text": "mine"}, "after": ["read_resource"], "unhandled": [],
+			`{"listed": ["list_resources", "read_changes", "read_resource"], "read": {"text": "mine"}, "after": ["read_resource"], "unhandled": [],
   "errors": ["modelcontext: registerResourceTools: the tool \"read_resource\" could not be registered:"]}`)
 	})
 }

@@ -185,7 +185,7 @@ func TestPushes(t *testing.T) {
 				`await H.settle();`,
 				`return {isCustomEvent, same, detailKeys, handlerSame, handlerUriOk: handlerUri === a.uri};`,
 			),
-			want: `{"isCustomEvent": true, "same": true, "detailKeys": ["uri", "value"], "handlerSame": true, "handlerUriOk": true}`,
+			want: `{"isCustomEvent": true, "same": true, "detailKeys": ["revision", "uri", "value"], "handlerSame": true, "handlerUriOk": true}`,
 		},
 		{
 			name: "pushes of different resources are de-duplicated separately",

@@ -48,7 +48,7 @@ return {list: mc.getResources(), read: await mc.readResource('state://cart'), pu
 
 const readmeAgentWant = `{"list": [{"uri": "state://cart", "name": "cart", "description": "What the visitor is about to buy", "mimeType": "application/json", "subscribable": true}],
   "read": {"items": [{"sku": "mug", "qty": 1}]},
-  "pushes": [{"uri": "state://cart", "value": {"items": [{"sku": "mug", "qty": 1}]}}],
+  "pushes": [{"uri": "state://cart", "value": {"items": [{"sku": "mug", "qty": 1}]}, "revision": 2}],
   "errors": 0}`
 
 // TestREADMEImportExample runs the README's import example (TypeScript,

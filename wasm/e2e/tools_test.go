@@ -111,8 +111,8 @@ return {same, registered, afterRemove, fresh: again !== remove, registeredAgain,
   read: read.content[0].text, bytes: bytes.content[0].text,
   missing: [missing.isError, missing.content[0].text], broken: [broken.isError, broken.content[0].text],
   errors: H.mine('error')};`,
-		`{"same": true, "registered": ["list_resources", "read_resource"], "afterRemove": [], "readOnly": true, "untrusted": true,
-  "fresh": true, "registeredAgain": ["list_resources", "read_resource"], "kept": ["list_resources", "read_resource"], "final": [],
+		`{"same": true, "registered": ["list_resources", "read_resource", "read_changes"], "afterRemove": [], "readOnly": true, "untrusted": true,
+  "fresh": true, "registeredAgain": ["list_resources", "read_resource", "read_changes"], "kept": ["list_resources", "read_resource", "read_changes"], "final": [],
   "list": ["state://cart", "state://bytes", "state://broken"],
   "read": "{\"items\":2}", "bytes": "base64:aGk=",
   "missing": [true, "modelcontext: no resource is registered for uri \"state://nope\""],
@@ -191,7 +191,7 @@ const kept = await call('list_resources', {});
 third();
 return {same, once, fresh: third !== first, again, kept, after: await W.tools(neither),
   unhandled: await W.unhandledSoFar(), errors: [...H.mine('error'), ...b.errors]};`,
-			`{"same": true, "once": ["list_resources", "read_resource"], "fresh": true, "again": ["list_resources", "read_resource"],
+			`{"same": true, "once": ["list_resources", "read_changes", "read_resource"], "fresh": true, "again": ["list_resources", "read_changes", "read_resource"],
   "kept": [false, "text: []"], "after": [], "unhandled": [], "errors": []}`)
 	})
 	t.Run("removed before registered, and a name taken", func(t *testing.T) {
@@ -205,7 +205,7 @@ const read = await call('read_resource', {uri: 'x:y'});
 remove();
 const after = await W.tools((names) => !names.includes('list_resources'));
 return {removed, listed, read, after, unhandled: await W.unhandledSoFar(), errors: [...H.mine('error'), ...b.errors]};`,
-			`{"removed": [], "listed": ["list_resources", "read_resource"], "read": [false, "text: mine"], "after": ["read_resource"],
+			`{"removed": [], "listed": ["list_resources", "read_changes", "read_resource"], "read": [false, "text: mine"], "after": ["read_resource"],
   "unhandled": [], "errors": ["modelcontext: registerResourceTools: the tool \"read_resource\" could not be registered:"]}`)
 	})
 }
