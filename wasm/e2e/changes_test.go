@@ -256,3 +256,32 @@ func TestSubscribePatches(t *testing.T) {
 		},
 	})
 }
+
+// A connected frame's resources count as the page's (§6.1): changesSince
+// names them added when the frame lists them, updated when the frame pushes,
+// and removed when the frame leaves.
+func TestChangesSinceFrames(t *testing.T) {
+	tab, childOrigin := framePage(t)
+	var got map[string]any
+	frameRun(tab, childOrigin, `
+mc.registerResource({uri: 'page://own', name: 'own', get: () => 1});
+await mc.ready; // the registration is replayed at boot: a step of its own
+const r0 = mc.revision;
+const iframe = await FR.frame(child('hand'));
+mc.connectFrame(iframe, {origin: CHILD});
+await FR.until(() => FR.uris().includes('frame://ok'), 'the frame listed');
+const added = await mc.changesSince(r0);
+const r1 = mc.revision;
+await FR.command(iframe, 'change');
+await FR.until(() => FR.events.some((e) => e.updated === 'frame://ok'), 'the push');
+const updated = await mc.changesSince(r1);
+const r2 = mc.revision;
+iframe.remove();
+await FR.until(() => !FR.uris().includes('frame://ok'), 'the frame left');
+const removed = await mc.changesSince(r2);
+return {added: added.added.includes('frame://ok') && !added.added.includes('page://own'), updated: updated.updated, removed: removed.removed.includes('frame://ok')};
+`, &got)
+	if fmt.Sprint(got) != "map[added:true removed:true updated:[frame://ok]]" {
+		t.Errorf("got %v\n%s", got, tab.ConsoleText())
+	}
+}
