@@ -208,7 +208,7 @@ FUZZ_TARGETS := wasm/registry:FuzzDecodeRegistration wasm/registry:FuzzTemplateM
 # test-host also runs each benchmark of the core once (-benchtime 1x), so
 # that one whose expectations went stale fails here, not in make bench.
 test-host:
-	$(GO) test -race -count=1 ./wasm/registry/... ./wasm/mcp/... ./wasm/abi/... ./wasm/cmd/jsbuild/... ./wasm/internal/stats/... ./wasm/internal/docs/...
+	$(GO) test -race -count=1 ./wasm/registry/... ./wasm/mcp/... ./wasm/abi/... ./wasm/cmd/jsbuild/... ./wasm/internal/stats/... ./wasm/internal/docs/... ./wasm/internal/jsonpatch/...
 	$(GO) test -count=1 -run '^$$' -bench . -benchtime 1x ./wasm/registry ./wasm/mcp
 	@mkdir -p $(CACHE); for t in $(FUZZ_TARGETS); do \
 		echo "fuzz $${t#*:} ($(FUZZTIME))"; \
@@ -263,7 +263,7 @@ test-goapi: build build-test test-deps
 # the targets that start no browser (test-checks, one after another); then
 # the others one after another. -O keeps each target's output together.
 .PHONY: test-prep test-checks
-TEST_CHECKS := lint types check-loader test-host test-node
+TEST_CHECKS := lint types check-loader test-host test-node test-patch
 TEST_REST   := test-wasm test-goapi test-edge test-package test-frameworks test-next test-relay
 
 test:
@@ -292,6 +292,17 @@ test-node: $(TARBALL) $(VITEST)/node_modules/.package-lock.json
 		npm install --no-save --ignore-scripts --no-audit --no-fund ../../$(TARBALL) && \
 		node --unhandled-rejections=strict node-import.mjs && \
 		node readme.mjs && ./node_modules/.bin/vitest run
+
+# test-patch: the loader's differ (js/loader/runtime/patch.js) on random pairs,
+# its patches applied by fast-json-patch (pinned in testdata/patch), and the
+# drift corpus that wasm/internal/jsonpatch's test holds Go's differ to.
+.PHONY: test-patch
+testdata/patch/node_modules/.package-lock.json: testdata/patch/package-lock.json
+	$(call npm_ci,testdata/patch,--ignore-scripts)
+	@touch $@
+
+test-patch: testdata/patch/node_modules/.package-lock.json
+	cd testdata/patch && node patch.test.mjs
 
 # test-relay: the relay (wasm/cmd/relay, wasm/relay) against pages in
 # headless Chromium, with the Go SDK's client, the official MCP conformance
@@ -521,7 +532,8 @@ test-next: $(TARBALL) test-deps $(NEXT_APP)/node_modules/.package-lock.json
 # test-prep: every npm install, build and tool that make test's targets need
 # (each target still names its own, so that it runs alone).
 TEST_NPM := testdata/types/node_modules/.package-lock.json $(MCPCLIENT)/node_modules/.package-lock.json \
-	$(VITEST)/node_modules/.package-lock.json $(RELAY_TOOLS) $(WORKERD_DIR)/node_modules/.package-lock.json \
+	$(VITEST)/node_modules/.package-lock.json testdata/patch/node_modules/.package-lock.json $(RELAY_TOOLS) \
+	$(WORKERD_DIR)/node_modules/.package-lock.json \
 	$(foreach b,$(BUNDLERS),testdata/bundlers/$(b)/node_modules/.package-lock.json) \
 	$(foreach a,$(FRAMEWORKS),testdata/frameworks/$(a)/node_modules/.package-lock.json) \
 	$(NEXT_APP)/node_modules/.package-lock.json
