@@ -95,10 +95,21 @@ define("serveMCP", serveMCP);
 define("registerResourceTools", registerResourceTools);
 define("registerPageResource", registerPageResource);
 define("connectFrame", connectFrame);
-define("ready", ready);
+// Reading ready is consumer contact too: an agent harness (Puppeteer,
+// Playwright, the DevTools protocol) awaits a Promise without calling its then.
+Object.defineProperty(mc, "ready", {
+  configurable: true,
+  enumerable: false,
+  get() {
+    if (!bootStarted) wake("ready was read");
+    return ready;
+  },
+});
 define("changesSince", changesSince);
 Object.defineProperty(mc, "revision", { configurable: true, enumerable: false, get: () => pageRevision.value });
-define(INSTALLED, true);
+// The installed copy's members that reading through document.modelContext
+// would start: the ES module exports them from here (jsbuild).
+define(INSTALLED, { ready });
 if (!doc) {
   // No document (server rendering, Node.js): producers validate and register
   // nowhere, consumers fail with this, and ready is rejected (handled above).

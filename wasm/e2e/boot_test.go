@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/modelcontext-go/modelcontext/wasm/internal/browsertest"
 )
@@ -31,7 +32,6 @@ func TestLazyBootProducersFetchNothing(t *testing.T) {
 			`mc.registerResource({uri: 'state://cart', name: 'cart', get: () => 2});`,
 			`const bad = H.error(() => mc.registerResource({uri: 'state://x'}));`,
 			`mc.addEventListener('click', () => {});`,
-			`void mc.ready;`,
 			`await H.quiet();`,
 			`const before = H.wasmRequests();`,
 			`un();`,
@@ -258,5 +258,31 @@ func TestModuleBoot(t *testing.T) {
 				t.Error("the eager module fetched no .wasm")
 			}
 		})
+	})
+}
+
+// An agent harness awaits ready through the DevTools protocol
+// (Runtime.evaluate with awaitPromise, as Puppeteer's and Playwright's
+// page.evaluate do), which never calls its then: reading ready is consumer
+// contact, so the module starts and the evaluation settles.
+func TestReadingReadyStarts(t *testing.T) {
+	wasmOnly(t, func(t *testing.T) {
+		p := open(t, "wasm", "", "")
+		var before json.RawMessage
+		p.runRaw(lines(
+			`document.modelContext.registerResource({uri: 'state://cart', name: 'cart', get: () => ({n: 1})});`,
+			`await H.quiet();`,
+			`return H.wasmRequests();`,
+		), &before)
+		if d := jsonDiff(before, noWasmYet); d != "" {
+			t.Fatalf("before ready was read: %s", d)
+		}
+		p.Timeout = 30 * time.Second
+		p.Eval(`document.modelContext.ready`, nil) // settles only if reading it started the module
+		var got json.RawMessage
+		p.Eval(`document.modelContext.revision`, &got)
+		if string(got) != "1" {
+			t.Errorf("revision after ready = %s, want 1 (the registration replayed)", got)
+		}
 	})
 }

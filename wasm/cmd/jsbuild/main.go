@@ -439,15 +439,25 @@ func (l loader) assembleModule(c crossing, cjs bool) []byte {
 	if cjs {
 		b.WriteString("module.exports = {\n")
 		for _, name := range exports {
-			fmt.Fprintf(&b, "  %s: modelContext.%s,\n", name, name)
+			fmt.Fprintf(&b, "  %s: %s,\n", name, exportOf(name))
 		}
 		b.WriteString("};\n")
 		return b.Bytes()
 	}
 	for _, name := range exports {
-		fmt.Fprintf(&b, "export const %s = modelContext.%s;\n", name, name)
+		fmt.Fprintf(&b, "export const %s = %s;\n", name, exportOf(name))
 	}
 	return b.Bytes()
+}
+
+// exportOf is how the ES and CommonJS modules take a member of the installed
+// copy: ready from its INSTALLED record, since reading document.modelContext.ready
+// starts the module (boot.js), and importing must not.
+func exportOf(name string) string {
+	if name == "ready" {
+		return `modelContext[Symbol.for("modelcontext.resources")].ready`
+	}
+	return "modelContext." + name
 }
 
 // stubBody writes the lets the runtime's functions arrive in, the stub's
