@@ -507,6 +507,25 @@ bench: bench-devtools
 bench-devtools: build test-deps
 	CHROMIUM="$(BIN)/chromium" $(GO) test -count=1 -run '^TestDevToolsPushCost$$' -v ./wasm/relay -args -devtools-cost
 
+# bench-agent (part of make bench): what an agent receives while it follows
+# the demo shop as a scripted visitor shops (over 100 actions), three ways:
+# every resource each turn, changesSince and the changed ones whole, and
+# read_changes; and over MCP, with and without the changes capability. Then
+# a 10 KB push with one {patch: true} subscriber against a plain push, and
+# changesSince over 1,000 resources (wasm/cmd/agentsession; results in
+# testdata/out/agentsession.json). The tokens are counted by gpt-tokenizer at
+# the version testdata/agentsession/package-lock.json pins; npm ci runs only
+# when it changed.
+.PHONY: bench-agent
+AGENTSESSION := testdata/agentsession/node_modules/.package-lock.json
+bench: bench-agent
+bench-agent: build demo-app test-deps mcpclient $(AGENTSESSION)
+	CHROMIUM="$(BIN)/chromium" GO="$(GO)" $(GO) run ./wasm/cmd/agentsession
+
+$(AGENTSESSION): testdata/agentsession/package-lock.json
+	$(call npm_ci,testdata/agentsession,--ignore-scripts)
+	@touch $@
+
 # test-next: the Next.js app (testdata/frameworks/next) against the tarball.
 # npm ci runs only when its lock changed; the fresh tarball is installed with
 # --no-save; `next build` (Turbopack) writes .next/ and `next build --webpack`

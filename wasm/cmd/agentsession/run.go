@@ -1,0 +1,157 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/modelcontext-go/modelcontext/wasm/internal/browsertest"
+)
+
+type options struct {
+	every  int
+	rounds int
+	only   string
+	out    string
+	texts  string
+	goCmd  string
+}
+
+func run(args []string, stdout io.Writer) error {
+	start := time.Now()
+	root := browsertest.RepoRoot()
+	fl := flag.NewFlagSet("agentsession", flag.ContinueOnError)
+	var o options
+	fl.IntVar(&o.every, "every", 1, "the agents take a turn after every `K` steps")
+	fl.IntVar(&o.rounds, "rounds", 31, "rounds of the timed rows (0 skips them)")
+	fl.StringVar(&o.only, "only", "", `"session" or "timed": that part alone`)
+	fl.StringVar(&o.out, "out", filepath.Join(root, "testdata", "out", "agentsession.json"), "write the results as JSON to this `file`")
+	fl.StringVar(&o.texts, "texts", filepath.Join(root, "testdata", "out", "agentsession-texts.json"), "write the texts each agent received to this `file`")
+	if err := fl.Parse(args); err != nil {
+		return err
+	}
+	if fl.NArg() > 0 || o.every < 1 || o.rounds < 0 || (o.only != "" && o.only != "session" && o.only != "timed") {
+		return errors.New("usage: agentsession [-every K] [-rounds N] [-only session|timed] [-out FILE] [-texts FILE]")
+	}
+	o.goCmd = os.Getenv("GO")
+	if o.goCmd == "" {
+		o.goCmd = "go"
+	}
+	logf := func(format string, a ...any) { fmt.Fprintf(os.Stderr, "agentsession: "+format+"\n", a...) }
+	for _, f := range []string{"dist/modelcontext.js", "dist/modelcontext.wasm", "dist/delivery.wasm", "testdata/out/mcpclient.js"} {
+		if _, err := os.Stat(filepath.Join(root, f)); err != nil {
+			return fmt.Errorf("%s not found: run make build demo-app mcpclient (make bench-agent does)", f)
+		}
+	}
+	session := o.only != "timed"
+	if session {
+		if _, err := os.Stat(filepath.Join(root, "testdata", "agentsession", "node_modules", "gpt-tokenizer")); err != nil {
+			return errors.New("testdata/agentsession/node_modules/gpt-tokenizer not found: make bench-agent installs it (npm ci in testdata/agentsession)")
+		}
+	}
+
+	res := &Results{Date: time.Now().UTC().Format(time.RFC3339), CPUs: runtime.NumCPU(), Every: o.every, Rounds: o.rounds}
+	res.Load[0] = loadavg()
+	logf("starting Chromium")
+	br, err := browsertest.NewBrowser()
+	if err != nil {
+		return err
+	}
+	defer br.Close()
+	if session {
+		tmp, err := os.MkdirTemp("", "modelcontext-agentsession-")
+		if err != nil {
+			return err
+		}
+		defer os.RemoveAll(tmp)
+		url, stop, err := startDemo(o.goCmd, root, tmp, logf)
+		if err != nil {
+			return err
+		}
+		err = runSession(br, url, root, o, res, logf)
+		stop()
+		if err != nil {
+			return err
+		}
+	}
+	if o.only != "session" && o.rounds > 0 {
+		if err := runTimed(br, root, o, res, logf); err != nil {
+			return err
+		}
+	}
+	res.Targets = checkTargets(res)
+	res.Load[1] = loadavg()
+	res.Seconds = round(time.Since(start).Seconds(), 1)
+	printTable(stdout, res)
+	if err := os.MkdirAll(filepath.Dir(o.out), 0o755); err != nil {
+		return err
+	}
+	b, err := json.MarshalIndent(res, "", "  ")
+	if err != nil {
+		return err
+	}
+	logf("wrote %s", o.out)
+	return os.WriteFile(o.out, append(b, '\n'), 0o644)
+}
+
+// startDemo builds the serve command of make demo and starts it on a free
+// port of 127.0.0.1 with the demo, dist/ and the MCP client bundle; stop
+// ends it.
+func startDemo(goCmd, root, tmp string, logf func(string, ...any)) (url string, stop func(), err error) {
+	bin := filepath.Join(tmp, "serve")
+	logf("building wasm/cmd/serve")
+	build := exec.Command(goCmd, "build", "-o", bin, "./wasm/cmd/serve")
+	build.Dir = root
+	if b, err := build.CombinedOutput(); err != nil {
+		return "", nil, fmt.Errorf("building wasm/cmd/serve: %v\n%s", err, b)
+	}
+	cmd := exec.Command(bin, "-addr", "127.0.0.1:0", "-demo", "demo", "-dist", "dist", "-vendor", "testdata/out")
+	cmd.Dir = root
+	cmd.Stderr = os.Stderr
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return "", nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return "", nil, err
+	}
+	stop = func() {
+		cmd.Process.Signal(syscall.SIGTERM)
+		done := make(chan error, 1)
+		go func() { done <- cmd.Wait() }()
+		select {
+		case <-done:
+		case <-time.After(10 * time.Second):
+			cmd.Process.Kill()
+			<-done
+		}
+	}
+	line, err := bufio.NewReader(out).ReadString('\n')
+	go io.Copy(io.Discard, out)
+	if err != nil || !strings.HasPrefix(line, "demo: ") {
+		stop()
+		return "", nil, fmt.Errorf("serve printed %q, not its address (%v)", line, err)
+	}
+	return strings.TrimSpace(strings.TrimPrefix(line, "demo: ")), stop, nil
+}
+
+// loadavg returns the 1-minute load average, or 0.
+func loadavg() float64 {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return 0
+	}
+	var l float64
+	fmt.Sscan(string(b), &l)
+	return l
+}
