@@ -106,16 +106,19 @@ func (h *httpRelay) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// DNS rebinding: a page whose name resolves to 127.0.0.1 still sends its
 	// own Host; a browser page sends its Origin.
 	if !h.hosts[strings.ToLower(r.Host)] {
+		markConn(w, r, false)
 		refuse(w, http.StatusForbidden, fmt.Sprintf("modelcontext: the Host %q is not allowed: the relay answers only as %s", r.Host, strings.Join(sortedKeys(h.hosts), " or ")))
 		return
 	}
 	if o := r.Header.Get("Origin"); o != "" && !h.origins[o] {
+		markConn(w, r, false)
 		refuse(w, http.StatusForbidden, fmt.Sprintf("modelcontext: the Origin %q is not allowed; start the relay with --allow-origin %s to let that page in", o, o))
 		return
 	}
 	token, inPath := strings.CutPrefix(r.URL.Path, "/mcp/")
 	if !inPath {
 		if r.URL.Path != "/mcp" {
+			markConn(w, r, false)
 			refuse(w, http.StatusNotFound, "modelcontext: not found: the MCP endpoint is the URL the relay printed")
 			return
 		}
@@ -126,10 +129,12 @@ func (h *httpRelay) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		secret = h.secretNow()
 	}
 	if subtle.ConstantTimeCompare([]byte(token), []byte(secret)) != 1 {
+		markConn(w, r, false)
 		w.Header().Set("WWW-Authenticate", `Bearer realm="modelcontext-relay"`)
 		refuse(w, http.StatusUnauthorized, "modelcontext: missing or wrong secret: use the URL the relay printed, or send Authorization: Bearer <the secret it printed>")
 		return
 	}
+	markConn(w, r, true)
 	if h.upgrade != nil && r.Method == http.MethodGet && strings.EqualFold(r.Header.Get("Upgrade"), stdioUpgrade) {
 		h.upgrade(w, r)
 		return

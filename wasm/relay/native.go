@@ -173,7 +173,7 @@ func parseNativeHostFlags(args []string) (nativeHostFlags, error) {
 // runNativeHost is Run with --native-host (or when Chrome passes the
 // caller's origin first): args hold the launcher's flags, then Chrome's
 // arguments.
-func runNativeHost(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) (err error) {
+func runNativeHost(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, opts options) (err error) {
 	fl, err := parseNativeHostFlags(args)
 	if err != nil {
 		return err
@@ -223,6 +223,10 @@ func runNativeHost(ctx context.Context, args []string, stdin io.Reader, stdout, 
 	var bridges sync.WaitGroup
 	h.upgrade = func(w http.ResponseWriter, r *http.Request) { serveBridge(hctx, tab, w, &bridges, logf) }
 	h.secretNow = currentSecret(dir, cfg.Secret)
+	srv, lln := newLimitedServer(h, ln, opts.limits, logf)
+	if opts.onListen != nil {
+		opts.onListen(lln)
+	}
 	url := "http://" + ln.Addr().String() + "/mcp/" + cfg.Secret
 	running := filepath.Join(dir, runningFile)
 	b, _ := json.Marshal(hostRunning{URL: url, PID: os.Getpid()})
@@ -232,9 +236,8 @@ func runNativeHost(ctx context.Context, args []string, stdin io.Reader, stdout, 
 	defer os.Remove(running)
 	logf("started for %s; serving MCP at http://%s/mcp (Streamable HTTP, and stdio clients: relay --extension)", fl.origin, ln.Addr())
 
-	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
 	served := make(chan error, 1)
-	go func() { served <- srv.Serve(ln) }()
+	go func() { served <- srv.Serve(lln) }()
 	go h.sweepEvery(min(fl.idle/4, time.Minute))
 
 	read := make(chan error, 1)

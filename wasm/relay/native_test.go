@@ -41,12 +41,18 @@ func startHost(t *testing.T, origin string) *fakeExtension {
 // startHostIn runs the native host with the configuration in dir.
 func startHostIn(t *testing.T, origin, dir string) *fakeExtension {
 	t.Helper()
+	return startHostOpts(t, origin, dir, options{limits: defaultConnLimits})
+}
+
+// startHostOpts is startHostIn with the run's options.
+func startHostOpts(t *testing.T, origin, dir string, opts options) *fakeExtension {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
 	f := &fakeExtension{t: t, in: inW, out: outR, msgs: make(chan hostMessage, 100), done: make(chan error, 1), cancel: cancel, dir: dir}
 	go func() {
-		err := Run(ctx, []string{"--native-host", "--config-dir", dir, "--wait", "5s", origin}, inR, outW, io.Discard)
+		err := run(ctx, []string{"--native-host", "--config-dir", dir, "--wait", "5s", origin}, inR, outW, io.Discard, opts)
 		outW.Close()
 		f.done <- err
 	}()

@@ -83,12 +83,18 @@ type relayRun struct {
 // then return no error). With --http it waits for the URL.
 func startRelay(t testing.TB, args ...string) *relayRun {
 	t.Helper()
+	return startRelayOpts(t, options{limits: defaultConnLimits}, args...)
+}
+
+// startRelayOpts is startRelay with the run's options (lower limits, hooks).
+func startRelayOpts(t testing.TB, opts options, args ...string) *relayRun {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
 	r := &relayRun{t: t, cancel: cancel, done: make(chan error, 1), stdin: inW, stdout: outR, stderr: &syncBuffer{}}
 	go func() {
-		err := Run(ctx, args, inR, outW, r.stderr)
+		err := run(ctx, args, inR, outW, r.stderr, opts)
 		outW.CloseWithError(io.EOF)
 		inR.Close()
 		r.done <- err

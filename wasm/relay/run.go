@@ -48,7 +48,19 @@ with data-mcp data-mcp-sessions) to MCP clients outside the browser.
 //
 // It returns nil when ctx ends it (Ctrl-C), when the stdio client goes
 // away, or with --help.
-func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) (err error) {
+func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	return run(ctx, args, stdin, stdout, stderr, options{limits: defaultConnLimits})
+}
+
+// options are what a run takes besides its command line: tests lower the
+// limits, and reach the tab and the HTTP listener.
+type options struct {
+	limits   connLimits
+	onTab    func(*Tab)           // with the tab, once the relay attached to it
+	onListen func(*limitListener) // with the HTTP server's listener
+}
+
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, opts options) (err error) {
 	defer func() {
 		if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
 			err = nil // interrupted while starting
@@ -56,7 +68,7 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	}()
 	switch mode(args) {
 	case "native-host":
-		return runNativeHost(ctx, args, stdin, stdout, stderr)
+		return runNativeHost(ctx, args, stdin, stdout, stderr, opts)
 	case "install":
 		return runInstall(args, stdout)
 	case "rotate":
@@ -69,7 +81,7 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return err // an error, or --help printed
 	}
 	logf := func(format string, a ...any) { fmt.Fprintf(stderr, "modelcontext: relay: "+format+"\n", a...) }
-	return runCDP(ctx, cfg, stdin, stdout, logf)
+	return runCDP(ctx, cfg, stdin, stdout, logf, opts)
 }
 
 // config is what the flags of the DevTools modes (--url, --attach) say.
@@ -141,7 +153,7 @@ func parseFlags(args []string, stdout io.Writer) (*config, error) {
 
 // runCDP runs the relay against a page reached over the DevTools protocol:
 // a Chromium it launches (--url) or one it attaches to (--attach).
-func runCDP(ctx context.Context, cfg *config, stdin io.Reader, stdout io.Writer, logf func(string, ...any)) error {
+func runCDP(ctx context.Context, cfg *config, stdin io.Reader, stdout io.Writer, logf func(string, ...any), opts options) error {
 	var current atomic.Pointer[Tab]
 	var ln net.Listener
 	if cfg.httpAddr != "" {
@@ -172,7 +184,11 @@ func runCDP(ctx context.Context, cfg *config, stdin io.Reader, stdout io.Writer,
 		if br, err = launchChromium(exe); err != nil {
 			return fmt.Errorf("modelcontext: %w", err)
 		}
-		defer br.close(10 * time.Second)
+		defer func() {
+			if err := br.close(10 * time.Second); err != nil {
+				logf("%v", err)
+			}
+		}()
 		c = newCDPConn(br.pipe, onEvent)
 	} else {
 		wsURL, err := browserEndpoint(ctx, cfg.attach)
@@ -215,6 +231,9 @@ func runCDP(ctx context.Context, cfg *config, stdin io.Reader, stdout io.Writer,
 	if err := tab.inject(setup); err != nil {
 		return fmt.Errorf("modelcontext: attaching to the tab: %w", err)
 	}
+	if opts.onTab != nil {
+		opts.onTab(tab)
+	}
 	defer func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
@@ -236,7 +255,7 @@ func runCDP(ctx context.Context, cfg *config, stdin io.Reader, stdout io.Writer,
 		logf("serving MCP over stdio")
 		return serveStdio(ctx, tab, stdin, stdout)
 	}
-	return serveHTTP(ctx, tab, ln, cfg.origins, cfg.maxSessions, cfg.idle, stdout, logf)
+	return serveHTTP(ctx, tab, ln, cfg.origins, cfg.maxSessions, cfg.idle, stdout, logf, opts)
 }
 
 type multiFlag []string
@@ -330,15 +349,18 @@ func pickTab(ctx context.Context, c *cdpConn, want string, launched bool) (targe
 }
 
 // serveHTTP serves Streamable HTTP on ln until ctx is done or the tab goes.
-func serveHTTP(ctx context.Context, tab *Tab, ln net.Listener, origins []string, maxSessions int, idle time.Duration, stdout io.Writer, logf func(string, ...any)) error {
+func serveHTTP(ctx context.Context, tab *Tab, ln net.Listener, origins []string, maxSessions int, idle time.Duration, stdout io.Writer, logf func(string, ...any), opts options) error {
 	secret := randomHex(16)
 	h := newHTTPRelay(tab.openSession, secret, ln.Addr(), origins, maxSessions, idle, logf)
+	srv, lln := newLimitedServer(h, ln, opts.limits, logf)
+	if opts.onListen != nil {
+		opts.onListen(lln)
+	}
 	base := "http://" + ln.Addr().String() + "/mcp"
 	fmt.Fprintf(stdout, "%s/%s\n", base, secret)
 	logf("serving MCP over Streamable HTTP at %s/%s (the URL holds a secret; or use %s with Authorization: Bearer %s)", base, secret, base, secret)
-	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
 	served := make(chan error, 1)
-	go func() { served <- srv.Serve(ln) }()
+	go func() { served <- srv.Serve(lln) }()
 	var wg sync.WaitGroup
 	wg.Add(1)
 	go func() { defer wg.Done(); h.sweepEvery(min(idle/4, time.Minute)) }()
