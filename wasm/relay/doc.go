@@ -48,7 +48,9 @@
 // client's handshake, subscriptions and listen streams are made again, and
 // the client is then sent notifications/resources/updated for each resource
 // it follows (and list_changed where it asked for those), so no subscription
-// ends silently.
+// ends silently. A crash of the tab's renderer is handled the same way: the
+// relay reloads a tab it launched, and waits for the visitor to reload any
+// other.
 //
 // # Security
 //
@@ -63,5 +65,7 @@
 // served for one origin (--url's, or the first the attached tab shows): a
 // document of another origin, after a redirect or a navigation, ends the
 // relay with an error that says so. Only https pages are served, and plain
-// http ones on loopback (127.0.0.0/8, ::1, localhost), on both paths.
+// http ones on loopback (127.0.0.0/8, ::1, localhost), on both paths. The
+// HTTP servers cap their connections and time them out (connLimits), so
+// that clients without the secret cannot starve one that has it.
 package relay

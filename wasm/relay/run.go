@@ -104,7 +104,7 @@ func parseFlags(args []string, stdout io.Writer) (*config, error) {
 	httpAddr := fl.String("http", "", "")
 	channel := fl.String("channel", "mcp-default", "the page's MCP channel (data-mcp=\"name\")")
 	chromiumFlag := fl.String("chromium", "", "the Chromium to launch with --url (default $CHROMIUM, /usr/bin/chromium, or chromium on PATH)")
-	wait := fl.Duration("wait", 30*time.Second, "how long to wait for the page's MCP server, at start and after a reload")
+	wait := fl.Duration("wait", 30*time.Second, "how long to wait for the page's MCP server, at start and after a reload or a crash")
 	maxSessions := fl.Int("max-sessions", 8, "HTTP: 2025-11-25 sessions at once; a new one ends the one unused the longest")
 	idle := fl.Duration("idle", 30*time.Minute, "HTTP: end a 2025-11-25 session unused (no request, no open stream) for this long")
 	var origins multiFlag
@@ -220,6 +220,7 @@ func runCDP(ctx context.Context, cfg *config, stdin io.Reader, stdout io.Writer,
 	}
 	tab := newTab(c, id, cfg.channel, cfg.wait, logf)
 	tab.pinned = true // to the first site the tab shows, or --url's
+	tab.reloadOnCrash = br != nil
 	if cfg.pageURL != "" {
 		tab.origin, _ = servableOrigin(cfg.pageURL)
 	}

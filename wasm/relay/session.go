@@ -63,8 +63,9 @@ func newSession(out func(*message), logf func(string, ...any)) *Session {
 	return &Session{out: out, logf: logf, subs: map[string]bool{}, pending: map[idKey]*request{}, own: map[idKey]func(*message){}}
 }
 
-// errReloaded answers the requests a page took with it.
-const errReloaded = "modelcontext: the page reloaded (or navigated away) before it answered this request; send it again"
+// errReloaded answers the requests a page took with it (a reload, a
+// navigation, a crash).
+const errReloaded = "modelcontext: the page reloaded (or navigated away, or crashed) before it answered this request; send it again"
 
 // FromClient takes one message (valid JSON) from the client.
 func (s *Session) FromClient(raw []byte) {

@@ -46,6 +46,9 @@ type Tab struct {
 	// one --url names); a document of another origin ends the relay. The
 	// extension's path pins in the extension instead, per exposure.
 	pinned bool
+	// reloadOnCrash: the relay launched the tab (--url), so it reloads it
+	// when its renderer crashes; another tab waits for the visitor's reload.
+	reloadOnCrash bool
 
 	mu        sync.Mutex
 	sid       target.SessionID // the relay's DevTools session with the tab, once attached
@@ -63,6 +66,8 @@ type Tab struct {
 	changed   chan struct{} // closed and replaced at every change of state
 	gone      error         // the tab or the browser went away
 	goneCh    chan struct{}
+	crashed   bool // the renderer crashed, and no document has come since
+	crashes   int  // crashes since the page last served MCP
 }
 
 type tabState int
@@ -269,7 +274,41 @@ func (t *Tab) handle(ev *cdproto.Message) {
 		json.Unmarshal(ev.Params, &p)
 		t.lost(fmt.Errorf("modelcontext: the tab was closed (or the browser detached the relay from it: %s)", p.Reason))
 	case "Inspector.targetCrashed":
-		t.lost(fmt.Errorf("modelcontext: the tab crashed; reload it and start the relay again"))
+		t.crash()
+	case "Inspector.targetReloadedAfterCrash":
+		t.logf("the tab was reloaded after its crash; waiting for its page's MCP server")
+	}
+}
+
+// maxCrashReloads bounds the reloads of a launched tab whose page crashes
+// again each time before it serves MCP.
+const maxCrashReloads = 3
+
+// crash: the tab's renderer crashed; the tab stays, without a page. The
+// sessions hear that the page is down, as at a reload, and are made again
+// once a page serves MCP. A tab the relay launched is reloaded; any other
+// waits for the visitor to reload it.
+func (t *Tab) crash() {
+	t.mu.Lock()
+	t.crashed = true
+	t.crashes++
+	n, reload := t.crashes, t.reloadOnCrash
+	t.mu.Unlock()
+	t.documentGone()
+	switch {
+	case !reload:
+		t.logf("the tab crashed; waiting for it to be reloaded (reload it in the browser)")
+	case n > maxCrashReloads:
+		t.lost(fmt.Errorf("modelcontext: the tab crashed %d times in a row, each time before its page served MCP again; the relay stopped reloading it (the page may need more memory than the browser gives it): start the relay again", n))
+	default:
+		t.logf("the tab crashed; reloading it")
+		go func() {
+			ctx, cancel := context.WithTimeout(context.Background(), t.wait)
+			defer cancel()
+			if err := t.cdp.call(ctx, t.session(), "Page.reload", nil, nil); err != nil {
+				t.logf("reloading the tab after its crash: %v", err)
+			}
+		}()
 	}
 }
 
@@ -392,6 +431,7 @@ func isLoopbackHost(host string) bool {
 
 func (t *Tab) newDocumentState(ctxID int64) {
 	t.mu.Lock()
+	t.crashed = false
 	t.ctxID, t.ctxUnique = ctxID, t.uniques[ctxID]
 	t.gen++
 	t.probe = t.prefix + "-probe" + fmt.Sprint(t.gen)
@@ -433,8 +473,13 @@ func (t *Tab) startWait(gen int) {
 		}
 		err := fmt.Errorf("modelcontext: %s does not serve MCP on the channel %q (waited %v): add data-mcp and data-mcp-sessions to its modelcontext.js script tag, or call document.modelContext.serveMCP({channel: %q, sessions: true})",
 			t.describe(), t.channel, t.wait, t.channel)
-		if t.state == tabProbing {
+		switch {
+		case t.state == tabProbing:
 			err = t.noSessions()
+		case t.crashed && t.reloadOnCrash:
+			err = fmt.Errorf("modelcontext: the tab crashed, and its page did not come back within %v of the relay's reload; the relay keeps waiting for it", t.wait)
+		case t.crashed:
+			err = fmt.Errorf("modelcontext: the tab crashed, and has not been reloaded (waited %v): reload it in the browser; the relay serves it again once its page serves MCP", t.wait)
 		}
 		t.fail(err)
 	})
@@ -506,6 +551,7 @@ func (t *Tab) probeAnswered(text string) {
 	}
 	t.logf("the page %s serves MCP with sessions on the channel %q", t.url, t.channel)
 	t.setState(tabUp, nil)
+	t.crashes = 0
 	lanes := t.laneList()
 	t.mu.Unlock()
 	t.post(probe, []byte(`"mcp-session-close"`))
