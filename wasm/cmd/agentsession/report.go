@@ -77,6 +77,15 @@ type Timed struct {
 	Paired *Stats `json:"paired,omitempty"`
 }
 
+// Turn is what each agent received in one turn (UTF-8 bytes), after the
+// step it followed.
+type Turn struct {
+	Step  int            `json:"step"` // the last step before the turn, from 1
+	Kind  string         `json:"kind"`
+	Label string         `json:"label"`
+	Bytes map[string]int `json:"bytes"`
+}
+
 // Check is one floor, met or not.
 type Check struct {
 	Name   string `json:"name"`
@@ -101,6 +110,7 @@ type Results struct {
 	Stale     map[string]int    `json:"stale_turns"` // agent → turns its mirror disagreed with the page
 	StaleURIs map[string]string `json:"stale_example,omitempty"`
 	Followed  map[string]any    `json:"followed"` // how the followers were handed each change
+	PerTurn   []Turn            `json:"per_turn"`
 	Rounds    int               `json:"rounds"`
 	Timed     []Timed           `json:"timed"`
 	Targets   []Check           `json:"targets"`

@@ -136,7 +136,7 @@ func session(tab *browsertest.Tab, url, root string, o options, res *Results, lo
 	var t turnResult
 	tab.Eval(`AgentSession.setup()`, &t)
 	stale(t, "the start")
-	settle := 0
+	settle, resources := 0, t.Resources
 	for i, s := range steps {
 		var path string
 		tab.Eval(fmt.Sprintf(`Visitor.act(%d)`, i), &path)
@@ -144,15 +144,18 @@ func session(tab *browsertest.Tab, url, root string, o options, res *Results, lo
 		if (i+1)%o.every != 0 && i != len(steps)-1 {
 			continue
 		}
+		var t turnResult // a fresh one: Unmarshal would merge into the last one's maps
 		tab.Eval(fmt.Sprintf(`AgentSession.turn(%d)`, settle), &t)
 		settle = 0
 		res.Turns++
+		res.PerTurn = append(res.PerTurn, Turn{Step: i + 1, Kind: s.Kind, Label: s.Label, Bytes: t.Bytes})
 		stale(t, s.Label)
+		resources = t.Resources
 		if res.Turns%20 == 0 || i == len(steps)-1 {
 			logf("turn %d (step %d/%d, %s): revision %d, %d resources", res.Turns, i+1, len(steps), path, t.Revision, t.Resources)
 		}
 	}
-	res.Resources = t.Resources
+	res.Resources = resources
 	var sum summary
 	tab.Eval(`AgentSession.summary()`, &sum)
 	if len(sum.Errors) > 0 {
