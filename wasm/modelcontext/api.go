@@ -163,7 +163,8 @@ func Read[T any](ctx context.Context, uri string) (T, error) {
 // dispatches (after de-duplication: only changed values), in order, until
 // stop is called, as document.modelContext.subscribeResource does. Each
 // value is decoded into a T as [Read] decodes it; a value that does not
-// fit T is handed over as the zero T with a [*DecodeError].
+// fit T is handed over as the zero T with a [*DecodeError]. ([Follow] also
+// hands over each value's revision and patch.)
 //
 // The subscription survives a replacement of the resource and ends when it
 // is unregistered; stop must still be called to release the js.Func it
@@ -178,9 +179,9 @@ func Subscribe[T any](uri string, handler func(value T, err error)) (stop func()
 	if err != nil {
 		return noop, err
 	}
-	return p.Subscribe(uri, func(val page.Value) {
+	return p.Subscribe(uri, page.SubscribeOptions{}, func(push page.Push) {
 		var v T
-		err := val.Decode(&v)
+		err := push.Value.Decode(&v)
 		if err != nil {
 			var zero T
 			v, err = zero, &DecodeError{URI: uri, Err: err}
@@ -198,7 +199,7 @@ func OnUpdated(handler func(e *UpdatedEvent)) (stop func(), err error) {
 		return noop, err
 	}
 	return p.Listen(updated, func(e page.Event) {
-		handler(&UpdatedEvent{URI: e.URI, value: e.Value, underlying: e.Underlying})
+		handler(&UpdatedEvent{URI: e.URI, Revision: e.Revision, value: e.Value, underlying: e.Underlying})
 	})
 }
 
@@ -216,7 +217,7 @@ func OnListChanged(handler func(e *ListChangedEvent)) (stop func(), err error) {
 			p.Report("modelcontext: reading a resourcelistchanged event failed: " + err.Error())
 			return
 		}
-		handler(&ListChangedEvent{Resources: list, underlying: e.Underlying})
+		handler(&ListChangedEvent{Resources: list, Revision: e.Revision, underlying: e.Underlying})
 	})
 }
 

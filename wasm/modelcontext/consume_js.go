@@ -121,18 +121,38 @@ func (browser) List(templates bool) (page.Value, error) {
 	return jsValue{v}, nil
 }
 
-// Subscribe calls subscribeResource with a handler that lives until stop.
-func (browser) Subscribe(uri string, handler func(page.Value)) (stop func(), err error) {
+// Subscribe calls subscribeResource with a handler that lives until stop:
+// with {patch: true} when opts asks for patches (the handler's third
+// argument is then {revision, patch}); a revision without a patch is the
+// page's as the handler is called, which is what the third argument says.
+func (browser) Subscribe(uri string, opts page.SubscribeOptions, handler func(page.Push)) (stop func(), err error) {
 	mc, err := modelContext()
 	if err != nil {
 		return noop, err
 	}
 	f := newFunc(func(_ js.Value, args []js.Value) any {
 		defer report("a Subscribe handler of " + strconv.Quote(uri))
-		handler(jsValue{arg(args, 0)})
+		push := page.Push{Value: jsValue{arg(args, 0)}}
+		switch {
+		case opts.Patch:
+			info := arg(args, 2)
+			if info.Type() == js.TypeObject {
+				push.Revision = revisionOf(info)
+				if p := info.Get("patch"); p.Type() == js.TypeObject {
+					push.Patch = jsValue{p}
+				}
+			}
+		case opts.Revision:
+			push.Revision = revisionOf(mc)
+		}
+		handler(push)
 		return nil
 	})
-	unsubscribe, err := call(mc, "subscribeResource", uri, f)
+	var options any
+	if opts.Patch {
+		options = map[string]any{"patch": true}
+	}
+	unsubscribe, err := call(mc, "subscribeResource", uri, f, options)
 	if err != nil {
 		releaseFunc(f)
 		return noop, err
@@ -159,7 +179,7 @@ func (browser) Listen(event string, handler func(page.Event)) (stop func(), err 
 		defer report("a " + event + " handler")
 		e := arg(args, 0)
 		detail := e.Get("detail")
-		pe := page.Event{Underlying: e}
+		pe := page.Event{Underlying: e, Revision: revisionOf(detail)}
 		if event == updated {
 			pe.URI, pe.Value = detail.Get("uri").String(), jsValue{detail.Get("value")}
 		} else {

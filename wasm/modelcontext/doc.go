@@ -56,15 +56,15 @@
 //
 // # Calls from JavaScript
 //
-// Get, Template.Get and the handlers of [Subscribe], [OnUpdated] and
-// [OnListChanged] run inside a call from JavaScript: the page waits for
+// Get, Template.Get and the handlers of [Subscribe], [Follow], [OnUpdated]
+// and [OnListChanged] run inside a call from JavaScript: the page waits for
 // them. They must return promptly and must not block on anything that needs
 // the event loop (a channel another callback would fill, a network call).
 // A value that takes time to get goes in Resource.GetContext instead: it
 // runs in a goroutine of its own for each read and push, and the page gets
 // a Promise that its result settles, in order (a push whose value arrives
-// after a newer one was delivered is dropped). [Ready], [Load] and [Read]
-// block until JavaScript answers, so they are called from main or another
+// after a newer one was delivered is dropped). [Ready], [Load], [Read] and
+// [ChangesSince] block until JavaScript answers, so they are called from main or another
 // goroutine, never from inside such a call.
 //
 // A Get that returns an error, panics, or returns a value JSON cannot hold
@@ -80,12 +80,36 @@
 // and in the browser Underlying, the CustomEvent of document.modelContext
 // (dom.WrapEvent(e.Underlying()) is a *dom.CustomEvent).
 //
+// # Following changes
+//
+// The page counts its changes: [Revision] is one more for each
+// resourceupdated and resourcelistchanged it dispatched (the events carry
+// it, [UpdatedEvent.Revision] and [ListChangedEvent.Revision]). An agent
+// that keeps the revision it last looked at asks [ChangesSince] which
+// resources were added, updated and removed since, and reads only those
+// ([Changes.Reset] says it must read everything again). [Follow] is
+// [Subscribe] with each value's revision and, with [WithPatches], an
+// RFC 6902 patch from the value it handed over before ([PatchOp]; nil
+// where there is none or it would be longer than the value):
+//
+//	stop, err := modelcontext.Follow("state://cart", func(u modelcontext.Update[json.RawMessage], err error) {
+//		if u.Patch != nil {
+//			send(u.Revision, u.Patch) // only what changed
+//		} else {
+//			send(u.Revision, u.Value) // the whole value
+//		}
+//	}, modelcontext.WithPatches())
+//
+// and the other end applies each patch to the value it holds ([ApplyPatch]
+// does, on a value's JSON form).
+//
 // # Errors
 //
 // Errors from the module are an [*Error] with its JavaScript name and
 // message: a descriptor the module refuses is a TypeError whose Field names
 // the field ("uri", "name", "annotations.priority"); an unknown uri is a
-// NotFoundError, for which errors.Is(err, ErrNotFound) holds. Calls made
+// NotFoundError, for which errors.Is(err, ErrNotFound) holds; a revision
+// [ChangesSince] refuses is a RangeError whose Field is "revision". Calls made
 // before the module's script has run return [ErrNotLoaded], as do calls
 // outside the browser without a test's page.
 //
@@ -94,7 +118,8 @@
 // Every js.Func the package creates has an owner that releases it: the
 // unregister function of [Register] and [RegisterTemplate] (its getter, its
 // subscribe and teardown functions), and the stop function of [Subscribe],
-// [OnUpdated] and [OnListChanged] (their handler). Call them when done.
+// [Follow], [OnUpdated] and [OnListChanged] (their handler). Call them when
+// done.
 //
 // # Size
 //

@@ -44,7 +44,9 @@ type Error struct {
 	Message string
 	// Field is, for a TypeError about a descriptor, the field it names as
 	// the module spells it ("uri", "name", "uriTemplate",
-	// "annotations.priority"); otherwise empty.
+	// "annotations.priority"), and for a TypeError or RangeError about an
+	// argument, the argument ("revision", for [ChangesSince]); otherwise
+	// empty.
 	Field string
 }
 
@@ -65,18 +67,20 @@ func (e *Error) Is(target error) bool {
 }
 
 // newError builds the Error of a JavaScript error with this name and
-// message, finding the descriptor field a TypeError names.
+// message, finding the descriptor field or argument a TypeError or
+// RangeError names.
 func newError(name, message string) *Error {
 	e := &Error{Name: name, Message: message}
-	if name == "TypeError" {
+	if name == "TypeError" || name == "RangeError" {
 		e.Field = fieldNamed(message)
 	}
 	return e
 }
 
-// fieldNamed returns the field that one of the module's descriptor messages
-// names: `modelcontext: registerResource: "uri" must not be empty`, or
-// `... reading "title" threw: ...`. It returns "" for other messages.
+// fieldNamed returns the field or argument that one of the module's
+// messages names: `modelcontext: registerResource: "uri" must not be
+// empty`, `... reading "title" threw: ...`, or `modelcontext: changesSince:
+// "revision" must be ...`. It returns "" for other messages.
 func fieldNamed(message string) string {
 	rest, ok := strings.CutPrefix(message, "modelcontext: ")
 	if !ok {

@@ -14,7 +14,10 @@ const (
 // CustomEvent itself (as dom/v2's events do: dom.WrapEvent(e.Underlying())
 // is a *dom.CustomEvent).
 type UpdatedEvent struct {
-	URI        string // the resource pushed
+	URI string // the resource pushed
+	// Revision is the page's revision this push stepped it to
+	// (detail.revision): see [Revision].
+	Revision   int64
 	value      page.Value
 	underlying any
 }
@@ -35,7 +38,10 @@ func (e *UpdatedEvent) Decode(v any) error {
 // the list of resources after a register, replace or unregister. In the
 // browser, its Underlying method returns the CustomEvent itself.
 type ListChangedEvent struct {
-	Resources  []Info // in registration order
+	Resources []Info // in registration order
+	// Revision is the page's revision this change stepped it to
+	// (detail.revision): see [Revision].
+	Revision   int64
 	underlying any
 }
 

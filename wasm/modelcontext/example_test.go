@@ -65,3 +65,47 @@ func ExampleSubscribe() {
 	}
 	defer stop()
 }
+
+// Follow hands over each change of a resource with the page's revision and,
+// with WithPatches, an RFC 6902 patch: a follower that passes the cart on
+// sends only what changed.
+func ExampleFollow() {
+	stop, err := modelcontext.Follow("state://cart", func(u modelcontext.Update[Cart], err error) {
+		if err != nil {
+			log.Print(err)
+			return
+		}
+		if u.Patch != nil {
+			log.Printf("revision %d: %d operations", u.Revision, len(u.Patch))
+			return
+		}
+		log.Printf("revision %d: the whole cart, %v", u.Revision, u.Value.Items)
+	}, modelcontext.WithPatches())
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer stop()
+}
+
+// An agent that looked at the page at some revision asks what changed
+// since, and reads only that.
+func ExampleChangesSince() {
+	ctx := context.Background()
+	seen, err := modelcontext.Revision()
+	if err != nil {
+		log.Fatal(err)
+	}
+	// ... later:
+	c, err := modelcontext.ChangesSince(ctx, seen)
+	if err != nil {
+		log.Fatal(err)
+	}
+	if c.Reset {
+		log.Print("too long ago: read every resource again")
+	}
+	for _, uri := range append(c.Added, c.Updated...) {
+		v, err := modelcontext.Read[any](ctx, uri)
+		log.Print(uri, v, err)
+	}
+	seen = c.Revision // for next time
+}

@@ -23,6 +23,9 @@ func TestNoPageOutsideTheBrowser(t *testing.T) {
 	_, errs["OnListChanged"] = OnListChanged(func(*ListChangedEvent) {})
 	_, errs["Resources"] = Resources()
 	_, errs["Templates"] = Templates()
+	_, errs["Revision"] = Revision()
+	_, errs["ChangesSince"] = ChangesSince(context.Background(), 0)
+	_, errs["Follow"] = Follow("state://x", func(Update[int], error) {}, WithPatches())
 	errs["Ready"] = Ready(context.Background())
 	errs["Load"] = Load(context.Background(), "/static/modelcontext.js", nil)
 	for name, err := range errs {
@@ -40,10 +43,22 @@ func TestFieldNamed(t *testing.T) {
 		`modelcontext: registerResource: "annotations.priority" must be a number from 0 to 1 (uri "s:x")`: "annotations.priority",
 		`modelcontext: registerResource: reading "title" threw: Error: no`:                                "title",
 		`modelcontext: registerResource: the descriptor must be an object, got null`:                      "",
+		`modelcontext: changesSince: "revision" must be from 0 to the current revision, 3; got 4`:         "revision",
 		`something else`: "",
 	} {
 		if got := fieldNamed(msg); got != want {
 			t.Errorf("fieldNamed(%q) = %q, want %q", msg, got, want)
+		}
+	}
+}
+
+// TestErrorField: the module's TypeErrors and RangeErrors name their field
+// or argument; other errors name none.
+func TestErrorField(t *testing.T) {
+	msg := `modelcontext: changesSince: "revision" must be from 0 to the current revision, 3; got -1`
+	for name, want := range map[string]string{"RangeError": "revision", "TypeError": "revision", "Error": "", "NotFoundError": ""} {
+		if got := newError(name, msg).Field; got != want {
+			t.Errorf("newError(%q, ...).Field = %q, want %q", name, got, want)
 		}
 	}
 }

@@ -10,7 +10,7 @@ import (
 )
 
 // TestNoLeaks registers and unregisters (a Get, a GetContext, a template),
-// subscribes and stops, listens and stops many times, with pushes, reads and failures in between, and checks
+// subscribes and stops, follows with patches and stops, listens and stops many times, with pushes, reads and failures in between, and checks
 // that the package's live js.Funcs, the module's registrations and
 // subscriptions, the goroutines and the objects on the Go heap are back
 // where they started. The heap is what shows the JavaScript values Go
@@ -41,6 +41,10 @@ func TestNoLeaks(t *testing.T) {
 		}
 		got := 0
 		stop, err := Subscribe("state://leak", func(struct{ N int }, error) { got++ })
+		if err != nil {
+			t.Fatal(err)
+		}
+		stopFollow, err := Follow("state://leak", func(Update[struct{ N int }], error) {}, WithPatches())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -79,6 +83,7 @@ func TestNoLeaks(t *testing.T) {
 			}
 		}
 		stop()
+		stopFollow()
 		stopUpdated()
 		stopList()
 		unTpl()

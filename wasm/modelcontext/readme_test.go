@@ -68,8 +68,8 @@ func sh(t *testing.T, dir, block string, env []string, replace ...string) {
 
 // TestReadmeAsAGoDeveloper does what README.md says, in a fresh folder:
 // its setup commands (make build, a new module in a new folder, a replace
-// pointing at this checkout), the example saved as main.go, console_js.go
-// and main_test.go, its build commands (go mod tidy, GOOS=js GOARCH=wasm go
+// pointing at this checkout), the example saved as main.go, console_js.go,
+// main_test.go and follow_test.go, its build commands (go mod tidy, GOOS=js GOARCH=wasm go
 // build, wasm_exec.js), its test command (go test, on the host, on
 // modelcontexttest's page) and its copy of the module into static/; then it
 // serves the folder as the README's python3 -m http.server would (Go's file
@@ -92,7 +92,8 @@ func TestReadmeAsAGoDeveloper(t *testing.T) {
 	env := []string{"PATH=" + filepath.Join(runtime.GOROOT(), "bin") + string(os.PathListSeparator) + os.Getenv("PATH"), "MC=" + root}
 	dir := filepath.Join(t.TempDir(), "shop")
 	sh(t, root, readmeBlock(t, "sh", 0), env, "~/shop", dir)
-	files := map[string]string{"main.go": readmeBlock(t, "go", 0), "console_js.go": readmeBlock(t, "go", 1), "main_test.go": readmeBlock(t, "go", 2), "hook.go": hook}
+	files := map[string]string{"main.go": readmeBlock(t, "go", 0), "console_js.go": readmeBlock(t, "go", 1), "main_test.go": readmeBlock(t, "go", 2),
+		"follow_test.go": readmeBlock(t, "go", 3), "hook.go": hook}
 	for name, text := range files {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
 			t.Fatal(err)

@@ -2,6 +2,7 @@ package modelcontexttest_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"testing"
@@ -78,6 +79,45 @@ func ExamplePage_refused() {
 		fmt.Println(errors.As(err, &e), e.Name, e.Field)
 	})
 	// Output: true TypeError name
+}
+
+// An agent follows the page at the least cost: a follower gets each change
+// of a resource as a patch (where shorter than the value), and
+// ChangesSince says which resources to read again.
+func ExamplePage_Revision() {
+	runTest(func(t testing.TB) {
+		p := modelcontexttest.NewPage(t)
+		var changed modelcontext.Notifier
+		cart := Cart{Items: map[string]int{"apple": 1, "banana": 6, "cherry": 20, "kiwi": 3, "pear": 1}}
+		unregister, err := modelcontext.Register(modelcontext.Resource{
+			URI: "state://cart", Name: "cart", Watch: changed.Watch,
+			Get: func() (any, error) { return cart, nil },
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer unregister()
+		seen := p.Revision() // 1: the cart was registered
+		stop, err := modelcontext.Follow("state://cart", func(u modelcontext.Update[Cart], err error) {
+			patch, _ := json.Marshal(u.Patch)
+			fmt.Println("revision", u.Revision, "patch", string(patch))
+		}, modelcontext.WithPatches())
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer stop()
+
+		changed.Notify() // the first value: no patch
+		cart.Items["apple"] = 2
+		changed.Notify()
+		p.Wait()
+		c, err := modelcontext.ChangesSince(context.Background(), seen)
+		fmt.Println(c.Revision, c.Updated, err)
+	})
+	// Output:
+	// revision 2 patch null
+	// revision 3 patch [{"op":"replace","path":"/items/apple","value":2}]
+	// 3 [state://cart] <nil>
 }
 
 // runTest stands in for go test's own *testing.T, which an Example does not

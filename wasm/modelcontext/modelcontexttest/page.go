@@ -23,6 +23,14 @@
 // fails the read and reports the push on [Page.Errors]; descriptors are
 // refused with the module's own messages.
 //
+// It follows changes as the module does too: the page's revision
+// ([Page.Revision], modelcontext.Revision) steps once per resourceupdated
+// and resourcelistchanged, each event carries it, modelcontext.ChangesSince
+// answers from the revisions each registration was added and changed at and
+// from the last 1,024 removals (reset beyond), and modelcontext.Follow with
+// WithPatches gets the patches the module would make (a Go twin of its
+// differ makes them), with the same rules for when there is none.
+//
 // Two differences from the browser follow from Go: handlers run on the
 // goroutine that completed the push (the one that called onChange, for a
 // Get; the GetContext's, for a GetContext), never two at a time, so an
@@ -59,6 +67,9 @@ type Page struct {
 	draining  bool
 	busy      int // GetContexts running and settle timers pending
 	errors    []string
+	revision  int64     // one step per event dispatched (changes.go)
+	removals  []removal // the last removalsKept, oldest first
+	forgotten int64     // the revision of the last removal forgotten
 }
 
 // NewPage makes a Page and installs it for the rest of the test: until the
@@ -127,14 +138,18 @@ func (s installed) Register(r page.Registration) (func(), error) { return s.p.re
 func (s installed) Read(ctx context.Context, uri string) (page.Value, error) {
 	return s.p.read(ctx, uri)
 }
-func (s installed) Subscribe(uri string, f func(page.Value)) (func(), error) {
-	return s.p.subscribe(uri, f)
+func (s installed) Subscribe(uri string, opts page.SubscribeOptions, f func(page.Push)) (func(), error) {
+	return s.p.subscribe(uri, opts, f)
 }
 func (s installed) Listen(event string, f func(page.Event)) (func(), error) {
 	return s.p.listen(event, f)
 }
 func (s installed) List(templates bool) (page.Value, error) { return s.p.listAll(templates) }
 func (s installed) Report(msg string)                       { s.p.report(msg) }
+func (s installed) Revision() (int64, error)                { return s.p.Revision(), nil }
+func (s installed) ChangesSince(_ context.Context, since int64) (page.Value, error) {
+	return s.p.changesSince(since)
+}
 
 // report records msg as an error.
 func (p *Page) report(msg string) {
@@ -168,6 +183,9 @@ type registration struct {
 	timing    bool
 	burst     time.Time
 	unregOnce sync.Once
+	addedAt   int64  // the revision it entered the list at (a replacement: its predecessor's)
+	changedAt int64  // the revision of its last push dispatched, or of its replacing another
+	last      *value // the last value dispatched, where a subscription's first patch starts
 }
 
 // info is a registration as getResources and getResourceTemplates list it.
@@ -222,7 +240,7 @@ func (p *Page) register(r page.Registration) (func(), error) {
 	}
 	reg.current = true
 	teardown := old != nil && old.watching // the module runs the old teardown: it stops the Go source
-	p.listChanged()
+	reg.stamp(old, p.listChanged())
 	p.mu.Unlock()
 	if teardown {
 		old.unbind()
@@ -249,13 +267,15 @@ func (r *registration) unregister() {
 			}
 			r.current = false
 			r.stopTimer()
+			// With the list change, so that ChangesSince never sees one
+			// without the other.
+			if at := p.listChanged(); r.template == nil {
+				p.remember(removal{uri: r.key, addedAt: r.addedAt, at: at})
+			}
 		}
 		p.mu.Unlock()
 		r.unbind()
 		if removed {
-			p.mu.Lock()
-			p.listChanged()
-			p.mu.Unlock()
 			p.drain()
 		}
 	})
@@ -375,40 +395,49 @@ func (r *registration) result(n int, v *value, failure string) {
 			break
 		}
 		r.base, r.hasBase = v.key(), true
-		p.enqueue(func() { p.deliver(r, v) })
+		p.revision++
+		rev := p.revision
+		r.changedAt = rev
+		p.enqueue(func() { p.deliver(r, v, rev) })
 	}
 	p.mu.Unlock()
 	p.drain()
 }
 
-// deliver fires resourceupdated, then calls the consumer subscriptions of
-// r's uri, as they are after the event's handlers ran.
-func (p *Page) deliver(r *registration, v *value) {
+// deliver fires resourceupdated, the page's revision rev, then calls the
+// consumer subscriptions of r's uri, as they are after the event's
+// handlers ran.
+func (p *Page) deliver(r *registration, v *value, rev int64) {
 	p.mu.Lock()
 	if !r.current { // unregistered or replaced by an earlier handler
 		p.mu.Unlock()
 		return
 	}
+	r.last = v
 	listeners := slices.Clone(p.listeners["resourceupdated"])
 	p.mu.Unlock()
+	e := page.Event{URI: r.key, Value: v, Revision: rev}
 	for _, l := range listeners {
-		p.call(l, page.Event{URI: r.key, Value: v})
+		p.call(l, e)
 	}
 	p.mu.Lock()
 	subs := slices.Clone(p.consumers[r.key])
 	p.mu.Unlock()
 	for _, s := range subs {
-		p.call(s, page.Event{URI: r.key, Value: v})
+		p.call(s, e)
 	}
 }
 
-// listChanged queues resourcelistchanged with the list as it is now.
-// Called with p.mu held.
-func (p *Page) listChanged() {
+// listChanged steps the revision and queues resourcelistchanged with the
+// list as it is now; it returns the new revision. Called with p.mu held.
+func (p *Page) listChanged() int64 {
+	p.revision++
+	rev := p.revision
 	list := p.list(false)
 	for _, l := range p.listeners["resourcelistchanged"] {
-		p.enqueue(func() { p.call(l, page.Event{Value: list}) })
+		p.enqueue(func() { p.call(l, page.Event{Value: list, Revision: rev}) })
 	}
+	return rev
 }
 
 func (p *Page) enqueue(f func()) { p.queue = append(p.queue, f) }
@@ -458,69 +487,16 @@ func (p *Page) call(h *handler, e page.Event) {
 	h.f(e)
 }
 
-// read calls the getter of uri (a concrete resource first, then the first
-// template that matches) and returns its value.
-func (p *Page) read(ctx context.Context, uri string) (page.Value, error) {
-	p.mu.Lock()
-	var r *registration
-	var params map[string]string
-	if i := slices.IndexFunc(p.resources, func(x *registration) bool { return x.key == uri }); i >= 0 {
-		r = p.resources[i]
-	} else {
-		for _, t := range p.templates {
-			if ps, ok := t.template.Match(uri); ok {
-				r, params = t, map[string]string{}
-				for _, x := range ps {
-					params[x.Name] = x.Value
-				}
-				break
-			}
-		}
-	}
-	p.mu.Unlock()
-	if r == nil {
-		return nil, notFound(uri)
-	}
-	if !r.get.Blocking {
-		v, failure := r.value(params)
-		if failure != "" {
-			return nil, &modelcontext.Error{Name: "Error", Message: failure}
-		}
-		return v, nil
-	}
-	type outcome struct {
-		v       *value
-		failure string
-	}
-	done := make(chan outcome, 1)
-	go func() {
-		v, failure := r.value(params)
-		done <- outcome{v, failure}
-	}()
-	select {
-	case o := <-done:
-		if o.failure != "" {
-			return nil, &modelcontext.Error{Name: "Error", Message: o.failure}
-		}
-		return o.v, nil
-	case <-ctx.Done():
-		return nil, ctx.Err()
-	}
-}
-
-func notFound(uri string) error {
-	return &modelcontext.Error{Name: "NotFoundError", Message: "modelcontext: no resource is registered for uri " + strconv.Quote(uri)}
-}
-
 // subscribe adds a consumer subscription to the pushes of uri, a current
 // concrete resource.
-func (p *Page) subscribe(uri string, f func(page.Value)) (stop func(), err error) {
+func (p *Page) subscribe(uri string, opts page.SubscribeOptions, f func(page.Push)) (stop func(), err error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if !slices.ContainsFunc(p.resources, func(x *registration) bool { return x.key == uri }) {
+	i := slices.IndexFunc(p.resources, func(x *registration) bool { return x.key == uri })
+	if i < 0 {
 		return func() {}, notFound(uri)
 	}
-	h := &handler{who: "a Subscribe handler of " + strconv.Quote(uri), live: true, f: func(e page.Event) { f(e.Value) }}
+	h := &handler{who: "a Subscribe handler of " + strconv.Quote(uri), live: true, f: pushes(p.resources[i], opts, f)}
 	p.consumers[uri] = append(p.consumers[uri], h)
 	return func() {
 		p.mu.Lock()
@@ -568,40 +544,4 @@ func (p *Page) list(templates bool) *value {
 		panic(err) // strings, numbers and booleans only
 	}
 	return v
-}
-
-// value calls the getter and encodes its value, or says why there is none.
-func (r *registration) value(params map[string]string) (*value, string) {
-	return page.Call(r.key, func() (any, error) { return r.get.Get(r.ctx, params) }, func(v any) (*value, string) {
-		x, err := encode(v)
-		if err != nil {
-			return nil, page.EncodeFailure(r.key, err)
-		}
-		return x, ""
-	})
-}
-
-// Complete calls the completer of variable of the current template
-// uriTemplate, as an MCP client's completion/complete does: value is what
-// was typed so far, args the variables already chosen. A template without a
-// completer completes to no values; an unknown template is an error. The
-// completer's context is its registration's.
-func (p *Page) Complete(uriTemplate, variable, value string, args map[string]string) ([]string, error) {
-	p.mu.Lock()
-	i := slices.IndexFunc(p.templates, func(x *registration) bool { return x.key == uriTemplate })
-	var reg *registration
-	if i >= 0 {
-		reg = p.templates[i]
-	}
-	p.mu.Unlock()
-	if reg == nil {
-		return nil, &modelcontext.Error{Name: "NotFoundError", Message: "modelcontexttest: no template is registered for " + strconv.Quote(uriTemplate)}
-	}
-	if reg.complete == nil || !slices.Contains(page.Variables(uriTemplate), variable) {
-		return []string{}, nil
-	}
-	if args == nil {
-		args = map[string]string{}
-	}
-	return page.Complete(uriTemplate, variable, func() ([]string, error) { return reg.complete(reg.ctx, variable, value, args) })
 }

@@ -1,7 +1,8 @@
 // Package contracttest is one scenario of the module's rules, played
 // through package modelcontext's API: de-duplication, replacement,
-// unregistration, asynchronous getters, errors, templates and binary
-// values. modelcontexttest's host tests play it against the test double,
+// unregistration, asynchronous getters, errors, templates, binary values,
+// and following the page at the least cost: the revision each event
+// steps, ChangesSince's answers (and its reset) and Follow's patches. modelcontexttest's host tests play it against the test double,
 // and modelcontext's browser tests against the real module and the double
 // side by side, so that the double cannot drift from the module.
 package contracttest
@@ -23,31 +24,31 @@ import (
 
 // Want is what Run observes, line by line.
 var Want = []string{
-	"list [contract://a]",
-	"updated contract://a {\"v\":\"A\",\"w\":\"<&>\"}",
-	"updated contract://a {\"v\":\"B\",\"w\":\"<&>\"}",
-	"updated contract://a {\"v\":\"A\",\"w\":\"<&>\"}",
-	"updated contract://a {\"v\":\"B\",\"w\":\"<&>\"}",
-	"updated contract://a {\"v\":\"C\",\"w\":\"<&>\"}",
-	"updated contract://a {\"v\":\"D\",\"w\":\"<&>\"}",
+	"list [contract://a] @1",
+	`updated contract://a {"v":"A","w":"<&>"} @2`,
+	`updated contract://a {"v":"B","w":"<&>"} @3`,
+	`updated contract://a {"v":"A","w":"<&>"} @4`,
+	`updated contract://a {"v":"B","w":"<&>"} @5`,
+	`updated contract://a {"v":"C","w":"<&>"} @6`,
+	`updated contract://a {"v":"D","w":"<&>"} @7`,
 	"subscription contract://a D <nil>",
-	"list [contract://a contract://b]",
+	"list [contract://a contract://b] @8",
 	"old Watch stopped",
-	"list [contract://a contract://b]",
-	"updated contract://a {\"v\":\"D\",\"w\":\"<&>\"}",
+	"list [contract://a contract://b] @9",
+	`updated contract://a {"v":"D","w":"<&>"} @10`,
 	"subscription contract://a D <nil>",
 	"read D <nil>",
-	"list [contract://b]",
+	"list [contract://b] @11",
 	"read after unregister: not found true",
 	"subscribe after unregister: not found true",
-	"list [contract://b contract://slow]",
-	"updated contract://slow 2",
+	"list [contract://b contract://slow] @12",
+	"updated contract://slow 2 @13",
 	"read slow 3 <nil>",
-	"list [contract://b]",
+	"list [contract://b] @14",
 	"GetContext's context ended: context canceled",
-	"list [contract://b contract://draft]",
-	`updated contract://draft "hello"`,
-	"list [contract://b]",
+	"list [contract://b contract://draft] @15",
+	`updated contract://draft "hello" @16`,
+	"list [contract://b] @17",
 	`refused TypeError uri modelcontext: registerResource: "uri" "cart" has no scheme; write it like "state://cart"`,
 	`refused TypeError name modelcontext: registerResource: "name" must not be empty (uri "contract://e")`,
 	`refused TypeError get modelcontext: registerResource: "get" is required, a function that returns the current value (uri "contract://e")`,
@@ -58,22 +59,69 @@ var Want = []string{
 	`refused TypeError icons[0].theme modelcontext: registerResource: "icons[0].theme" must be "light" or "dark" (uri "contract://e")`,
 	`refused TypeError uriTemplate modelcontext: registerResource: "uriTemplate" "contract://t/{a}{b}" has two expressions next to each other; separate them with a literal`,
 	`refused   modelcontext: Watch of "contract://e" panicked: no source today`,
-	"list [contract://b contract://failing]",
+	"list [contract://b contract://failing] @18",
 	`read failing: Error modelcontext: Get of "contract://failing" failed: the cart service is down`,
 	`read failing: Error modelcontext: Get of "contract://failing" panicked: nil cart`,
 	`read failing: Error modelcontext: Get of "contract://failing" returned a value JSON cannot hold: json: unsupported value: +Inf`,
 	`read failing: Error modelcontext: Get of "contract://failing" panicked: a MarshalJSON that panics`,
 	`decode: modelcontext: decoding the value of "contract://failing": json: cannot unmarshal object into Go value of type int (*json.UnmarshalTypeError true)`,
-	"list [contract://b]",
-	"list [contract://b]",
+	"list [contract://b] @19",
+	"list [contract://b] @20",
 	"template map[id:a b] <nil>",
 	`template failing: modelcontext: Get of "contract://t/{id}" failed: no such order`,
-	"list [contract://b]",
-	"list [contract://b contract://logo]",
+	"list [contract://b] @21",
+	"list [contract://b contract://logo] @22",
 	"binary [137 80 78 71 0 255] <nil>",
 	`binary into a struct: modelcontext: decoding the value of "contract://logo": a binary value (Uint8Array) decodes only into a []byte or an any, not a struct { V string "json:\"v\"" }`,
-	"list [contract://b]",
-	"list []",
+	"list [contract://b] @23",
+	"list [contract://b contract://c1] @24",
+	"list [contract://b contract://c1 contract://c2] @25",
+	"changes since the start: @25 updated [] added [contract://c1 contract://c2] removed []",
+	`updated contract://c1 {"lines":[{"sku":"MUG","qty":1}],"note":"gift-wrap the mug, and put a card in"} @26`,
+	`follow @26 {"lines":[{"sku":"MUG","qty":1}],"note":"gift-wrap the mug, and put a card in"} patch null <nil>`,
+	"follow without patches @26 1 lines, patch null <nil>",
+	`updated contract://c1 {"lines":[{"sku":"MUG","qty":2}],"note":"gift-wrap the mug, and put a card in"} @27`,
+	`follow @27 {"lines":[{"sku":"MUG","qty":2}],"note":"gift-wrap the mug, and put a card in"} patch [{"op":"replace","path":"/lines/0/qty","value":2}] <nil>`,
+	"follow without patches @27 1 lines, patch null <nil>",
+	"updated contract://c1 {} @28",
+	"follow @28 {} patch null <nil>",
+	"follow without patches @28 0 lines, patch null <nil>",
+	`updated contract://c1 {"lines":[{"sku":"MUG","qty":2}],"note":"gift-wrap the mug, and put a card in"} @29`,
+	`follow @29 {"lines":[{"sku":"MUG","qty":2}],"note":"gift-wrap the mug, and put a card in"} patch null <nil>`,
+	"follow without patches @29 1 lines, patch null <nil>",
+	`updated contract://c1 {"lines":[{"sku":"MUG","qty":3}],"note":"gift-wrap the mug, and put a card in"} @30`,
+	`follow @30 {"lines":[{"sku":"MUG","qty":3}],"note":"gift-wrap the mug, and put a card in"} patch [{"op":"replace","path":"/lines/0/qty","value":3}] <nil>`,
+	"follow without patches @30 1 lines, patch null <nil>",
+	"changes since the registrations: @30 updated [contract://c1] added [] removed []",
+	"list [contract://b contract://c1 contract://c2] @31",
+	`updated contract://c1 {"lines":[{"sku":"MUG","qty":3}],"note":"gift-wrap the mug, and put a card in"} @32`,
+	`follow @32 {"lines":[{"sku":"MUG","qty":3}],"note":"gift-wrap the mug, and put a card in"} patch [] <nil>`,
+	"follow without patches @32 1 lines, patch null <nil>",
+	`updated contract://c1 {"lines":[{"sku":"MUG","qty":4}],"note":"gift-wrap the mug, and put a card in"} @33`,
+	`follow @33 {"lines":[{"sku":"MUG","qty":4}],"note":"gift-wrap the mug, and put a card in"} patch [{"op":"replace","path":"/lines/0/qty","value":4}] <nil>`,
+	"follow without patches @33 1 lines, patch null <nil>",
+	`late follow @33 patch [{"op":"replace","path":"/lines/0/qty","value":4}] <nil>`,
+	"changes since the middle: @33 updated [contract://c1] added [] removed []",
+	"list [contract://b contract://c1] @34",
+	"changes since the middle, c2 removed: @34 updated [contract://c1] added [] removed [contract://c2]",
+	"list [contract://b contract://c1 contract://c2] @35",
+	"changes since the middle, c2 back: @35 updated [contract://c1] added [contract://c2] removed []",
+	"changes since now: @35 updated [] added [] removed []",
+	`changes since before the start: RangeError revision modelcontext: changesSince: "revision" must be from N to the current revision, N; got -N`,
+	`changes since after now: RangeError revision modelcontext: changesSince: "revision" must be from N to the current revision, N; got N`,
+	"list [contract://b contract://c2] @36",
+	"list [contract://b] @37",
+	"list [contract://b contract://bin] @38",
+	`updated contract://bin: modelcontext: decoding the value of "contract://bin": a binary value (Uint8Array) decodes only into a []byte or an any, not a json.RawMessage`,
+	"follow binary @39 [1 2 0] patch null <nil>",
+	`updated contract://bin: modelcontext: decoding the value of "contract://bin": a binary value (Uint8Array) decodes only into a []byte or an any, not a json.RawMessage`,
+	"follow binary @40 [1 2 1] patch null <nil>",
+	"list [contract://b] @41",
+	"changes since before 1,024 removals: @2089 updated [] added [] removed []",
+	"changes since before 1,025 removals: @2091 reset",
+	"changes since after them: @2091 updated [] added [] removed []",
+	"revision @2091",
+	"list [] @2092",
 }
 
 // play is one run of the scenario: what it observed, and what its phases
@@ -83,6 +131,8 @@ type play struct {
 	ctx     context.Context
 	settle  func()
 	updates chan string // the uris of the updates observed
+	base    int64       // the page's revision at the start
+	quiet   atomic.Bool // the list changes are not logged
 	mu      sync.Mutex
 	log     []string
 }
@@ -112,6 +162,7 @@ func Run(t testing.TB, settle func()) []string {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	p := &play{t: t, ctx: ctx, settle: settle, updates: make(chan string, 100)}
+	p.base = p.rev()
 	defer p.listen()()
 	stopSub, unB := p.dedupeAndReplace()
 	defer stopSub()
@@ -121,6 +172,7 @@ func Run(t testing.TB, settle func()) []string {
 	p.failing()
 	p.templates()
 	p.binary()
+	p.changes()
 	unB()
 	settle()
 	p.mu.Lock()
@@ -132,13 +184,16 @@ func Run(t testing.TB, settle func()) []string {
 // until the function it returns is called.
 func (p *play) listen() func() {
 	stopList, err := modelcontext.OnListChanged(func(e *modelcontext.ListChangedEvent) {
+		if p.quiet.Load() {
+			return
+		}
 		var uris []string
 		for _, r := range e.Resources {
 			if ours(r.URI) {
 				uris = append(uris, r.URI)
 			}
 		}
-		p.add("list %v", uris)
+		p.add("list %v @%d", uris, e.Revision-p.base)
 	})
 	p.must(err)
 	stopUpdated, err := modelcontext.OnUpdated(func(e *modelcontext.UpdatedEvent) {
@@ -150,7 +205,7 @@ func (p *play) listen() func() {
 			p.add("updated %s: %v", e.URI, err)
 			return
 		}
-		p.add("updated %s %s", e.URI, v)
+		p.add("updated %s %s @%d", e.URI, v, e.Revision-p.base)
 		select {
 		case p.updates <- e.URI:
 		default:

@@ -31,11 +31,18 @@ type Page interface {
 	Register(r Registration) (unregister func(), err error)
 	// Read reads the resource uri.
 	Read(ctx context.Context, uri string) (Value, error)
-	// Subscribe calls handler with every dispatched value of uri.
-	Subscribe(uri string, handler func(Value)) (stop func(), err error)
+	// Subscribe calls handler with every dispatched value of uri, with
+	// what opts asks for.
+	Subscribe(uri string, opts SubscribeOptions, handler func(Push)) (stop func(), err error)
 	// Listen calls handler for every event of this type
 	// ("resourceupdated", "resourcelistchanged").
 	Listen(event string, handler func(Event)) (stop func(), err error)
+	// Revision returns the page's revision
+	// (document.modelContext.revision).
+	Revision() (int64, error)
+	// ChangesSince answers document.modelContext.changesSince(revision):
+	// a Value that decodes into a modelcontext.Changes.
+	ChangesSince(ctx context.Context, revision int64) (Value, error)
 	// List returns the resources, or the templates, as a Value that
 	// decodes into a []modelcontext.Info or []modelcontext.TemplateInfo.
 	List(templates bool) (Value, error)
@@ -110,10 +117,34 @@ type Value interface {
 	Decode(dst any) error
 }
 
+// SubscribeOptions say what a consumer subscription is handed besides
+// each value.
+type SubscribeOptions struct {
+	// Revision: the page's revision as the value is handed over.
+	Revision bool
+	// Patch: the revision, and the RFC 6902 patch from the value the
+	// subscription was handed before (subscribeResource's {patch: true}).
+	Patch bool
+}
+
+// Push is one value a consumer subscription is handed.
+type Push struct {
+	Value Value
+	// Revision is the page's revision as it was handed over, when
+	// SubscribeOptions asked for it; else 0.
+	Revision int64
+	// Patch is the patch, a Value that decodes into a
+	// []modelcontext.PatchOp, or nil when there is none (not asked for,
+	// no previous value, a value that is not plain JSON, or a patch
+	// longer than the value).
+	Patch Value
+}
+
 // Event is one resourceupdated or resourcelistchanged event.
 type Event struct {
-	URI   string // resourceupdated: the uri
-	Value Value  // resourceupdated: the value; resourcelistchanged: the resources
+	URI      string // resourceupdated: the uri
+	Value    Value  // resourceupdated: the value; resourcelistchanged: the resources
+	Revision int64  // the page's revision the event stepped it to
 	// Underlying is the browser's CustomEvent (a js.Value), or nil.
 	Underlying any
 }
