@@ -53,6 +53,8 @@
  * @property {boolean} markup registered from markup (markup.js), which page code replaces
  * @property {number} addedAt the page's revision when it entered the list (runtime/changes.js)
  * @property {number} changedAt the revision of its last dispatched push or replacement
+ * @property {number} pushedAt the revision of the last push dispatched of its key (0: none)
+ * @property {number} prevPushedAt the revision of the one before it
  */
 
 let lastID = 0;
@@ -81,7 +83,7 @@ function snapshot(desc) {
     get: undefined, subscribe: undefined, annotations: undefined, icons: undefined, complete: undefined, completers: undefined, uriTemplate: undefined,
     audience: undefined, priority: undefined, lastModified: undefined, subscribable: undefined,
     id: 0, key: "", template: false, parts: undefined, teardown: null, base: null, pullOnly: false, done: false, current: false, pushes: 0,
-    mimeClass: undefined, settle: undefined, timer: 0, burst: 0, markup: false, addedAt: 0, changedAt: 0,
+    mimeClass: undefined, settle: undefined, timer: 0, burst: 0, markup: false, addedAt: 0, changedAt: 0, pushedAt: 0, prevPushedAt: 0,
   };
   if (s.kind !== K_OBJECT) return s;
   s.uri = read(desc, "uri", "uri");

@@ -26,6 +26,13 @@ function load(src) {
   return ctx.jsonPatch;
 }
 const jsonPatch = load(source);
+// patch.js's own applier (jsonPatchApply, which keeps the runtime's shadows
+// of pushed values), held to fast-json-patch's results below.
+const jsonPatchApply = (() => {
+  const ctx = {};
+  vm.runInNewContext(source, ctx, { filename: "patch.js" });
+  return ctx.jsonPatchApply;
+})();
 // The same differ without pairing by id: what patches cost without it.
 const byIndex = load(source.replace(/const patchIdKeys = \[[^\]]*\]/, "const patchIdKeys = []"));
 
@@ -158,7 +165,9 @@ function verify(a, b, what, ops = jsonPatch(a, b)) {
     return check(false, `${what}: fast-json-patch refused the patch: ${e.message}`, `a=${before}\n  b=${JSON.stringify(b)}\n  ops=${JSON.stringify(ops)}`);
   }
   const detail = `a=${before}\n  b=${JSON.stringify(b)}\n  ops=${JSON.stringify(ops)}\n  got=${JSON.stringify(got)}`;
+  const own = jsonPatchApply(deepClone(a), deepClone(ops));
   return check(deepEqual(got, b), `${what}: the patch does not give b`, detail) &&
+    check(deepEqual(own, b), `${what}: jsonPatchApply does not give b`, detail + `\n  own=${JSON.stringify(own)}`) &&
     check(JSON.stringify(a) === before, `${what}: jsonPatch changed a`, detail) &&
     check(JSON.stringify(ops).length <= JSON.stringify(b).length + 40, `${what}: the patch is longer than b`, detail) &&
     check(!deepEqual(a, b) || ops.length === 0, `${what}: equal values have a patch`, detail);

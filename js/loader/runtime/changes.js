@@ -31,6 +31,7 @@ const pendingChanges = [];
  */
 function noteRegistered(r, old) {
   r.addedAt = old ? old.addedAt : pageRevision.value + 1;
+  if (old) r.pushedAt = old.pushedAt; // a replacement's first push patches from the value before it
   if (!r.template) pendingChanges.push({ r, replaced: !!old, removal: null });
 }
 
@@ -65,7 +66,8 @@ function stepList() {
  * @param {Registration} r
  */
 function stepPush(r) {
-  return (r.changedAt = ++pageRevision.value);
+  r.prevPushedAt = r.pushedAt;
+  return (r.changedAt = r.pushedAt = ++pageRevision.value);
 }
 
 /**
@@ -125,24 +127,45 @@ function jsonTextOfKey(k) {
 
 /** @type {(string | null | undefined)[]} value handle → its comparison key (runtime/host.js's result) */
 const pushedKeys = [];
-// The snapshot of the push being delivered, shared by its consumers, and the
-// last patch made from it (consumers handed the same previous value share it).
-let pushedAt = -1;
-let pushedHandle = 0;
-/** @type {Snap | null} */
-let pushedSnap = null;
-/** @type {Snap | null} */
-let patchedFrom = null;
-/** @type {{ops: any[], text: string} | null} */
-let patchMade = null;
+
+// A uri's shadow is its last dispatched value as JSON, kept while something
+// follows it by patches and updated by each push's patch: a push diffs the
+// live value against it, so it neither parses the new value's text nor
+// stringifies more than the patch. Every subscription and session that was
+// handed the previous push shares the push's one patch.
+/** @typedef {{json: any, rev: number}} Shadow */
+/** @type {Map<string, Shadow>} */
+const shadows = new Map();
 
 /**
- * snapOfPush returns the JSON text of the pushed value h, for the push being
- * delivered, or null when it is not plain JSON data.
- * @param {number} h
+ * @typedef {object} Pushed what the push being delivered changed: its JSON
+ * text (null: not plain JSON data), the revision of the value the patch
+ * starts from (-1: none), and the patch's JSON text (null: none)
+ * @property {string | null} text
+ * @property {number} from
+ * @property {string | null} ops
+ * @property {any[] | null} shared a parse of ops, for the MCP sessions of this push
  */
-function snapOfPush(h) {
-  if (pushedAt === pageRevision.value && pushedHandle === h) return pushedSnap;
+let pushedAt = -1;
+let pushedHandle = 0;
+/** @type {Pushed} */
+let pushed = { text: null, from: -1, ops: null, shared: null };
+
+/**
+ * pushPatch returns what the push of value h to uri, the one being
+ * delivered, changed since the uri's previous push, once per push: the first
+ * consumer that follows by patches makes it, and moves the shadow on.
+ * @param {string} uri
+ * @param {number} h
+ * @returns {Pushed}
+ */
+function pushPatch(uri, h) {
+  const r = resources.get(uri);
+  // The push's own revision, which a listener's list change does not move.
+  const at = r !== undefined ? r.pushedAt : -1;
+  if (pushedAt === at && pushedHandle === h) return pushed;
+  pushedAt = at;
+  pushedHandle = h;
   let k = pushedKeys[h];
   if (k === undefined) {
     try {
@@ -152,37 +175,70 @@ function snapOfPush(h) {
     }
   }
   const text = jsonTextOfKey(k);
-  pushedAt = pageRevision.value;
-  pushedHandle = h;
-  pushedSnap = text === null ? null : snapOf(text);
-  patchedFrom = patchMade = null;
-  return pushedSnap;
-}
-
-/**
- * patchBetween returns the patch from prev to cur (cur: the push being
- * delivered) and its JSON text, or null when there is no previous JSON value.
- * @param {Snap | null | undefined} prev
- * @param {Snap} cur
- */
-function patchBetween(prev, cur) {
-  if (!prev) return null;
-  if (cur === pushedSnap && prev === patchedFrom) return patchMade;
-  let made = null;
-  try {
-    const ops = jsonPatch(parsedSnap(prev), parsedSnap(cur));
-    made = { ops, text: JSON.stringify(ops) };
-  } catch {} // a kept text that is not JSON (UTF-8 bytes under a JSON type): no patch
-  if (cur === pushedSnap) {
-    patchedFrom = prev;
-    patchMade = made;
+  const sh = shadows.get(uri);
+  const from = sh !== undefined && r !== undefined && sh.rev === r.prevPushedAt ? sh.rev : -1;
+  pushed = { text, from, ops: null, shared: null };
+  if (text === null || r === undefined) shadows.delete(uri);
+  else if (sh === undefined || from < 0) shadows.set(uri, { json: JSON.parse(text), rev: pushedAt });
+  else {
+    try {
+      const v = vals[h];
+      if (patchExact(v, 0)) {
+        pushed.ops = JSON.stringify(jsonPatch(sh.json, v));
+        sh.json = jsonPatchApply(sh.json, JSON.parse(pushed.ops));
+      } else { // undefined members, NaN: diff the JSON form
+        const json = JSON.parse(text);
+        pushed.ops = JSON.stringify(jsonPatch(sh.json, json));
+        sh.json = json;
+      }
+      sh.rev = pushedAt;
+    } catch {
+      pushed.ops = null;
+      shadows.delete(uri);
+    }
   }
-  return made;
+  return pushed;
 }
 
 /**
- * @typedef {object} PatchState a patch subscription's previous value
- * @property {Snap | null} prev
+ * patchExact reports whether JSON.parse(JSON.stringify(v)) is v's own shape,
+ * for plain data (runtime/keys.js's plainKey): no member whose value JSON
+ * leaves out, no array item it turns into null, no number it cannot write.
+ * @param {any} v
+ * @param {number} depth
+ * @returns {boolean}
+ */
+function patchExact(v, depth) {
+  if (typeof v === "number") return Number.isFinite(v);
+  if (typeof v !== "object" || v === null) return typeof v === "string" || typeof v === "boolean" || v === null;
+  if (depth > PLAIN_DEPTH) return false;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (!(i in v) || !patchExact(v[i], depth + 1)) return false;
+    return true;
+  }
+  for (const k in v) if (!patchExact(v[k], depth + 1)) return false;
+  return true;
+}
+
+/**
+ * shadowOf makes sure uri has a shadow of its last dispatched value, for a
+ * consumer that starts following it, and returns the revision that value
+ * was pushed at (-1: none to start from).
+ * @param {Registration} r
+ */
+function shadowOf(r) {
+  const sh = shadows.get(r.key);
+  if (sh !== undefined && sh.rev === r.pushedAt) return sh.rev;
+  const text = jsonTextOfKey(r.base);
+  if (text === null || r.pushedAt === 0) return -1;
+  shadows.set(r.key, { json: JSON.parse(text), rev: r.pushedAt });
+  return r.pushedAt;
+}
+
+/**
+ * A {patch: true} subscription's state: the revision of the value it was
+ * handed last (-1: none, or not JSON).
+ * @typedef {{last: number}} PatchState
  */
 
 /**
@@ -191,27 +247,27 @@ function patchBetween(prev, cur) {
  * handed last, or null (no previous value, not JSON, or longer than the
  * value). Each handler gets a patch of its own.
  * @param {PatchState} s
+ * @param {string} uri
  * @param {number} h
  */
-function patchInfo(s, h) {
-  const cur = snapOfPush(h);
-  const p = cur === null ? null : patchBetween(s.prev, cur);
-  s.prev = cur;
-  if (devtools.hook !== null) notePatchInfo(h, p, cur);
-  return { revision: pageRevision.value, patch: p === null || cur === null || p.text.length > cur.text.length ? null : JSON.parse(p.text) };
+function patchInfo(s, uri, h) {
+  const p = pushPatch(uri, h);
+  const ok = p.ops !== null && p.text !== null && s.last === p.from && p.ops.length <= p.text.length;
+  s.last = p.text === null ? -1 : pushedAt;
+  if (devtools.hook !== null) notePatchInfo(h, ok ? p.ops : null, p.text);
+  return { revision: pageRevision.value, patch: ok ? JSON.parse(/** @type {string} */ (p.ops)) : null };
 }
 
 /**
  * notePatchInfo notes what patchInfo hands the subscriber being called (by
  * its place in the delivery: "subscriber 2"), as patchInfo decides it.
  * @param {number} h
- * @param {{text: string} | null} p
- * @param {Snap | null} cur
+ * @param {string | null} patch its JSON text, null when the value goes whole
+ * @param {string | null} text the value's JSON text
  */
-function notePatchInfo(h, p, cur) {
+function notePatchInfo(h, patch, text) {
   const e = reaching[h];
-  const patched = p !== null && cur !== null && p.text.length <= cur.text.length;
-  if (e !== undefined) noteGot(h, "subscriber " + e.subscribers, patched ? "patch" : "value", patched ? p.text : null, cur);
+  if (e !== undefined) noteGot(h, "subscriber " + e.subscribers, patch !== null ? "patch" : "value", patch, text);
 }
 
 /**
@@ -221,13 +277,35 @@ function notePatchInfo(h, p, cur) {
  * @returns {PatchState}
  */
 function patchStateOf(r) {
-  const text = jsonTextOfKey(r.base);
-  return { prev: text === null ? null : snapOf(text) };
+  return { last: shadowOf(r) };
+}
+
+/**
+ * patchBetween returns the patch from prev to cur and its JSON text, or
+ * null when there is no previous JSON value (read_changes, and a session's
+ * first update after a read).
+ * @param {Snap | null | undefined} prev
+ * @param {Snap} cur
+ */
+function patchBetween(prev, cur) {
+  if (!prev) return null;
+  try {
+    const ops = jsonPatch(parsedSnap(prev), parsedSnap(cur));
+    return { ops, text: JSON.stringify(ops) };
+  } catch { // a kept text that is not JSON (UTF-8 bytes under a JSON type): no patch
+    return null;
+  }
 }
 
 // ---- What MCP sessions that follow changes last received -------------------
 
-/** @typedef {{uris: Map<string, Snap>, size: number}} Memory */
+/**
+ * What a session last received of a uri: the revision of the pushed value
+ * an update gave it, or the text a read gave it (rev -1); size counts the
+ * text, against SESSION_MEMORY.
+ * @typedef {{rev: number, text: string | null, size: number}} Received
+ * @typedef {{uris: Map<string, Received>, size: number}} Memory
+ */
 /** @type {Map<string, Memory>} "<server> <session>" → what it last received */
 const memories = new Map();
 
@@ -253,24 +331,24 @@ function forgetSession(server, session) {
 }
 
 /**
- * remember keeps s as what m last received of uri, the oldest dropped past
+ * remember keeps x as what m last received of uri, the oldest dropped past
  * SESSION_MEMORY.
  * @param {Memory} m
  * @param {string} uri
- * @param {Snap} s
+ * @param {Received} x
  */
-function remember(m, uri, s) {
+function remember(m, uri, x) {
   const old = m.uris.get(uri);
   if (old) {
-    m.size -= old.text.length;
+    m.size -= old.size;
     m.uris.delete(uri);
   }
-  m.uris.set(uri, s);
-  m.size += s.text.length;
-  for (const [u, x] of m.uris) {
+  m.uris.set(uri, x);
+  m.size += x.size;
+  for (const [u, y] of m.uris) {
     if (m.size <= SESSION_MEMORY) break;
     m.uris.delete(u);
-    m.size -= x.text.length;
+    m.size -= y.size;
   }
 }
 
@@ -290,21 +368,45 @@ function attachChanges(server, session, params, h, max) {
   const uri = params.uri;
   const r = resources.get(uri);
   if (!r || mimeClassOf(r) !== MIME_JSON) return;
-  const cur = snapOfPush(h);
-  if (cur === null) {
+  const p = pushPatch(uri, h);
+  const text = p.text;
+  if (text === null) {
     forgetRead(server, session, uri); // not JSON: the client reads it, and the next JSON value goes whole
     return;
   }
   const m = memoryOf(server, session);
-  const p = patchBetween(m.uris.get(uri), cur);
-  if (p !== null && p.text.length < cur.text.length) params._meta[META_PATCH] = p.ops;
-  else if (cur.text.length <= max) params._meta[META_CONTENTS] = [{ uri, mimeType: r.mimeType, text: cur.text }];
+  const ops = patchFor(m.uris.get(uri), p, uri);
+  if (ops !== null && ops.text.length < text.length) params._meta[META_PATCH] = ops.ops;
+  else if (text.length <= max) params._meta[META_CONTENTS] = [{ uri, mimeType: r.mimeType, text }];
   else {
     forgetRead(server, session, uri);
     return;
   }
-  if (got !== null) gotChanges(got, params, p, cur);
-  remember(m, uri, cur);
+  if (got !== null) gotChanges(got, params, ops, text);
+  remember(m, uri, { rev: pushedAt, text: null, size: text.length });
+}
+
+/**
+ * patchFor is the patch for a session that last received x of uri, to the
+ * push p: the push's own, shared, when x is its previous value; one from the
+ * text of a read (made against the uri's shadow, now the pushed value);
+ * else null.
+ * @param {Received | undefined} x
+ * @param {Pushed} p
+ * @param {string} uri
+ * @returns {{ops: any[], text: string} | null}
+ */
+function patchFor(x, p, uri) {
+  if (x === undefined) return null;
+  if (x.rev >= 0) {
+    if (x.rev !== p.from || p.ops === null) return null;
+    if (p.shared === null) p.shared = JSON.parse(p.ops);
+    return { ops: /** @type {any[]} */ (p.shared), text: p.ops };
+  }
+  const sh = shadows.get(uri);
+  if (x.text === null || sh === undefined) return null;
+  const made = patchBetween(snapOf(x.text), { text: "", json: sh.json, parsed: true });
+  return made === null ? null : { ops: JSON.parse(made.text), text: made.text };
 }
 
 /**
@@ -315,7 +417,8 @@ function attachChanges(server, session, params, h, max) {
  * @param {any} content the read's contents[0]
  */
 function keepRead(server, session, content) {
-  if (mimeClass(content.mimeType) === MIME_JSON && typeof content.text === "string") remember(memoryOf(server, session), content.uri, snapOf(content.text));
+  const text = content.text;
+  if (mimeClass(content.mimeType) === MIME_JSON && typeof text === "string") remember(memoryOf(server, session), content.uri, { rev: -1, text, size: text.length });
   else forgetRead(server, session, content.uri);
 }
 
@@ -330,7 +433,7 @@ function forgetRead(server, session, uri) {
   const m = memories.get(server + " " + session);
   if (m) {
     const old = m.uris.get(uri);
-    if (old) m.size -= old.text.length;
+    if (old) m.size -= old.size;
     m.uris.delete(uri);
   }
 }
@@ -357,13 +460,13 @@ function forgetRead(server, session, uri) {
  * @param {string} to
  * @param {string} kind
  * @param {string | null} patch
- * @param {Snap | null} cur
+ * @param {string | null} value the pushed value's JSON text
  * @returns {Got | null}
  */
-function noteGot(h, to, kind, patch, cur) {
+function noteGot(h, to, kind, patch, value) {
   const e = reaching[h];
   if (e === undefined) return null;
-  const g = { to, kind, patch, value: cur === null ? null : cur.text };
+  const g = { to, kind, patch, value };
   if (e.got === null) e.got = [g];
   else e.got.push(g);
   return g;
@@ -388,11 +491,11 @@ function followerName(server, session) {
  * @param {Got} got
  * @param {any} params
  * @param {{ops: any[], text: string} | null} p the patch made
- * @param {Snap} cur
+ * @param {string} text
  */
-function gotChanges(got, params, p, cur) {
+function gotChanges(got, params, p, text) {
   const patched = p !== null && params._meta[META_PATCH] === p.ops;
   got.kind = patched ? "patch" : "contents";
   got.patch = patched ? p.text : null;
-  got.value = cur.text;
+  got.value = text;
 }

@@ -56,7 +56,7 @@ const host = {
     if (devtools.hook !== null && reach !== null) reach.subscribers++;
     try {
       if (s.patch === null) s.f(vals[h], s.uri);
-      else s.f(vals[h], s.uri, patchInfo(s.patch, h));
+      else s.f(vals[h], s.uri, patchInfo(s.patch, s.uri, h));
     } catch (e) {
       return hold(e);
     }

@@ -38,16 +38,55 @@ const patchIdKeys = ["id", "sku", "key", "uri", "name"];
  * @param {PatchOp[]} ops
  */
 function patchValue(a, b, path, ops) {
-  if (patchEqual(a, b)) return;
+  if (a === b) return;
   const replace = { op: "replace", path, value: b };
-  /** @type {PatchOp[]} */
-  let sub = [replace];
-  if (patchIsObject(a) && patchIsObject(b) && Array.isArray(a) === Array.isArray(b)) {
-    sub = [];
-    (Array.isArray(a) ? patchArray : patchObject)(a, b, path, sub);
-    if (JSON.stringify(sub).length > JSON.stringify([replace]).length) sub = [replace];
+  if (!patchIsObject(a) || !patchIsObject(b) || Array.isArray(a) !== Array.isArray(b)) {
+    ops.push(replace);
+    return;
   }
+  // Equal containers make no operations: they are walked once, here, not
+  // compared first and walked again.
+  /** @type {PatchOp[]} */
+  let sub = [];
+  (Array.isArray(a) ? patchArray : patchObject)(a, b, path, sub);
+  if (sub.length === 0) return;
+  // [replace] as JSON is 35 characters, the path's and b's JSON: b is
+  // measured only as far as that decides, not stringified whole.
+  if (patchShorterThan(b, JSON.stringify(sub).length - 35 - JSON.stringify(path).length)) sub = [replace];
   for (const op of sub) ops.push(op); // not push(...sub): a long spread overflows the stack
+}
+
+/**
+ * patchShorterThan reports whether v's JSON is shorter than need characters.
+ * It sums a lower bound of the length (a string's escapes and a number's
+ * digits past the first are not counted) and stops once that reaches need;
+ * only a value whose bound stays below need is stringified.
+ * @param {any} v
+ * @param {number} need
+ */
+function patchShorterThan(v, need) {
+  if (need <= 0) return false;
+  let left = need;
+  const stack = [v];
+  while (stack.length > 0) {
+    const x = stack.pop();
+    if (typeof x === "string") left -= x.length + 2;
+    else if (typeof x === "boolean" || x === null) left -= 4;
+    else if (typeof x !== "object") left -= 1;
+    else if (Array.isArray(x)) {
+      left -= x.length > 0 ? x.length + 1 : 2;
+      for (let i = 0; i < x.length; i++) stack.push(x[i]);
+    } else {
+      left -= 2;
+      let n = 0;
+      for (const k in x) {
+        left -= k.length + (n++ > 0 ? 4 : 3);
+        stack.push(x[k]);
+      }
+    }
+    if (left <= 0) return false;
+  }
+  return JSON.stringify(v).length < need;
 }
 
 /** @param {any} v */
@@ -63,9 +102,20 @@ function patchIsObject(v) {
  */
 function patchEqual(a, b) {
   if (a === b) return true;
-  if (!patchIsObject(a) || !patchIsObject(b) || Array.isArray(a) !== Array.isArray(b)) return false;
-  const keys = Object.keys(a);
-  return keys.length === Object.keys(b).length && keys.every((k) => Object.hasOwn(b, k) && patchEqual(a[k], b[k]));
+  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!patchEqual(a[i], b[i])) return false;
+    return true;
+  }
+  if (Array.isArray(b)) return false;
+  let n = 0;
+  for (const k in a) {
+    if (!Object.hasOwn(b, k) || !patchEqual(a[k], b[k])) return false;
+    n++;
+  }
+  for (const k in b) if (--n < 0) return false;
+  return n === 0;
 }
 
 /**
@@ -196,4 +246,58 @@ function patchIncreasing(t) {
   const seq = [];
   for (let i = tails.length ? tails[tails.length - 1] : -1; i >= 0; i = prev[i]) seq.push(i);
   return seq;
+}
+
+/**
+ * jsonPatchApply applies ops, as jsonPatch makes them (add, remove, replace,
+ * move), to doc in place and returns the result: doc, or the new value a
+ * replace of the whole document gave. The ops' values become part of it.
+ * @param {any} doc
+ * @param {PatchOp[]} ops
+ */
+function jsonPatchApply(doc, ops) {
+  for (const op of ops) {
+    if (op.op === "move") {
+      const [from, k] = patchParent(doc, /** @type {string} */ (op.from));
+      const v = from[k];
+      if (Array.isArray(from)) from.splice(Number(k), 1);
+      else delete from[k];
+      doc = patchPut(doc, op.path, v, true);
+    } else if (op.op === "remove") {
+      const [parent, k] = patchParent(doc, op.path);
+      if (Array.isArray(parent)) parent.splice(Number(k), 1);
+      else delete parent[k];
+    } else doc = patchPut(doc, op.path, op.value, op.op === "add");
+  }
+  return doc;
+}
+
+/**
+ * patchParent returns the container that path's last token names a member
+ * of, and that token.
+ * @param {any} doc
+ * @param {string} path
+ * @returns {[any, string]}
+ */
+function patchParent(doc, path) {
+  const tokens = path.split("/").slice(1).map((t) => t.replaceAll("~1", "/").replaceAll("~0", "~"));
+  const last = /** @type {string} */ (tokens.pop());
+  for (const t of tokens) doc = doc[t];
+  return [doc, last];
+}
+
+/**
+ * patchPut sets the member path names to v (inserting it into an array when
+ * add) and returns the document, v itself for the path "".
+ * @param {any} doc
+ * @param {string} path
+ * @param {any} v
+ * @param {boolean} add
+ */
+function patchPut(doc, path, v, add) {
+  if (path === "") return v;
+  const [parent, k] = patchParent(doc, path);
+  if (Array.isArray(parent) && add) parent.splice(k === "-" ? parent.length : Number(k), 0, v);
+  else parent[k] = v;
+  return doc;
 }
