@@ -41,6 +41,8 @@ since = take(await call({since}));
 cart = {items: [{sku: 'a', qty: 2}], pad}; ping();
 cart = {items: [{sku: 'a', qty: 2}, {sku: 'b', qty: 1}], pad}; ping();
 since = take(await call({since}));
+const kept = cart; cart = {items: [], pad}; ping(); cart = kept; ping(); // pushed twice, back where it was: no entry
+since = take(await call({since}));
 const quiet = take(await call({since})) === since;
 const unregisterLate = mc.registerResource({uri: 'state://late', name: 'late', get: () => ({late: true})});
 since = take(await call({since}));
@@ -62,6 +64,7 @@ const readChangesWant = `{
     "reset: value state://cart, value state://note, blob state://bytes",
     "patch state://cart",
     "patch state://cart",
+    "",
     "",
     "value state://late",
     "removed state://late",

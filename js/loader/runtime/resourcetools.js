@@ -118,7 +118,8 @@ async function changesTool(native, input) {
   const want = c === null || c.reset === true ? null : new Set(/** @type {string[]} */ (c.added).concat(/** @type {string[]} */ (c.updated)));
   const patchable = !reset && since === toolGave.revision;
   if (reset) toolGave.uris.clear();
-  const changes = await Promise.all(listed.filter((d) => want === null || want.has(d.uri)).map((d) => changeOf(native, d.uri, d.name, patchable)));
+  const read = await Promise.all(listed.filter((d) => want === null || want.has(d.uri)).map((d) => changeOf(native, d.uri, d.name, patchable)));
+  const changes = read.filter((c) => c !== null);
   if (c !== null && !reset) {
     for (const uri of /** @type {string[]} */ (c.removed)) {
       changes.push({ uri, removed: true });
@@ -146,7 +147,8 @@ function toolGot(changes) {
 
 /**
  * changeOf is read_changes' entry for uri: its value, or a patch against
- * the value the tool gave before where patchable and shorter.
+ * the value the tool gave before where patchable and shorter; null when
+ * that patch is empty.
  * @param {boolean} native
  * @param {string} uri
  * @param {string} name
@@ -168,6 +170,8 @@ async function changeOf(native, uri, name, patchable) {
   const cur = snapOf(text === undefined ? "null" : text);
   toolGave.uris.set(uri, cur);
   const p = patchBetween(prev, cur);
+  // Pushed since, but back to what the agent was given: nothing to say.
+  if (p !== null && p.ops.length === 0) return null;
   if (p !== null && p.text.length < cur.text.length) return { uri, name, patch: p.ops };
   return { uri, name, value: parsedSnap(cur) };
 }
