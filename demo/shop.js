@@ -424,8 +424,11 @@
     cart.clear();
     ui.renderCartEverywhere();
     cartChanged.notify();
+    const hadNote = form.elements.note.value !== '';
     form.reset();
     draftChanged.notify();
+    // reset() fires no input event: tell the courier note's subscribers it was cleared.
+    if (hadNote) form.elements.note.dispatchEvent(new Event('input'));
     navigate(`/order/${o.id}`);
   });
 
