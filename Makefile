@@ -237,15 +237,7 @@ test-wasm: test-deps $(BRIDGE_GOROOT)/lib/wasm/wasm_exec.js
 # pack in test-package, relay in test-relay), so that each runs once.
 BROWSER_CMDS = $(shell $(GO) list ./wasm/cmd/... | grep -v -e /cmd/jsbuild -e /cmd/pack -e /cmd/relay)
 
-# SWAPS: the libraries that swap fragments of a page (htmx, Turbo, Preact),
-# pinned in testdata/swaps, which the markup tests serve at /swaps/.
-SWAPS := testdata/swaps/node_modules/.package-lock.json
-
-$(SWAPS): testdata/swaps/package-lock.json
-	$(call npm_ci,testdata/swaps,--ignore-scripts)
-	@touch $@
-
-test-browser: build build-test demo-app test-deps mcpclient $(SWAPS)
+test-browser: build build-test demo-app test-deps mcpclient
 	CHROMIUM="$(BIN)/chromium" $(GO) test -count=1 -timeout 30m ./wasm/e2e/... ./wasm/internal/browsertest/... $(BROWSER_CMDS)
 
 # test-goapi: the Go API for Go WebAssembly apps (wasm/modelcontext). On the
@@ -272,7 +264,8 @@ test-goapi: build build-test test-deps
 # the others one after another. -O keeps each target's output together.
 .PHONY: test-prep test-checks
 TEST_CHECKS := lint types check-loader test-host test-node test-patch
-TEST_REST   := test-wasm test-goapi test-edge test-package test-frameworks test-next test-relay
+TEST_REST   := test-wasm test-goapi test-edge test-package test-frameworks test-next test-relay \
+	test-sveltekit test-astro test-recipes test-harness
 
 test:
 	@$(MAKE) --no-print-directory -j3 -O test-prep
@@ -556,6 +549,64 @@ test-next: $(TARBALL) test-deps $(NEXT_APP)/node_modules/.package-lock.json
 		$(call next_build,turbopack,,) && $(call next_build,webpack,NEXT_DIST_DIR=.next-webpack,--webpack)
 	NEXT_TELEMETRY_DISABLED=1 CHROMIUM="$(BIN)/chromium" $(GO) test -count=1 -timeout 20m ./wasm/frameworks/nextjs
 
+# test-sveltekit: the SvelteKit 2 app (testdata/frameworks/sveltekit: Svelte 5,
+# adapter-node) against the tarball. npm ci runs only when its lock changed;
+# the fresh tarball is installed with --no-save; npm run build copies
+# js/FRAMEWORKS.md's SvelteKit recipes into src/readme/, runs svelte-check
+# (a warning fails it) and vite build, printing into build.log, which the
+# tests check. wasm/frameworks/sveltekit serves the build with `node build`
+# and drives it in headless Chromium.
+#
+# test-astro: the Astro 7 app (testdata/frameworks/astro: the Node adapter,
+# a Preact island) the same way, with `astro check` and `astro build`, on
+# the Node.js 22 its lock pins (the npm package node, first on PATH under
+# npm run: Astro 7 wants 22.12 or later); its npm ci runs install scripts,
+# for that package. wasm/frameworks/astro serves the build with the
+# adapter's server on that Node.js.
+#
+# test-recipes: js/FRAMEWORKS.md's htmx, Turbo and Alpine.js pages, as
+# written, with their libraries (locked in testdata/frameworks/recipes) and
+# the tarball, served by wasm/frameworks/recipes' Go server.
+#
+# test-harness: Playwright and Puppeteer (playwright-core, puppeteer-core,
+# locked in testdata/harness; no browser download) on a lazily booting page
+# of the tarball, in the tests' Chromium: page.evaluate(() =>
+# document.modelContext.ready) resolves, and the resource is read.
+.PHONY: test-sveltekit test-astro test-recipes test-harness
+SVELTEKIT_APP := testdata/frameworks/sveltekit
+ASTRO_APP     := testdata/frameworks/astro
+RECIPES_APP   := testdata/frameworks/recipes
+HARNESS       := testdata/harness
+
+$(ASTRO_APP)/node_modules/.package-lock.json: $(ASTRO_APP)/package-lock.json
+	$(call npm_ci,$(ASTRO_APP))
+	@touch $@
+
+$(HARNESS)/node_modules/.package-lock.json: $(HARNESS)/package-lock.json
+	$(call npm_ci,$(HARNESS),--ignore-scripts)
+	@touch $@
+
+# install_tarball,dir installs the fresh tarball into the app in dir.
+install_tarball = cd $(1) && rm -rf node_modules/modelcontext && \
+	npm install --no-save --ignore-scripts --no-audit --no-fund $(CURDIR)/$(TARBALL)
+
+test-sveltekit: $(TARBALL) test-deps $(SVELTEKIT_APP)/node_modules/.package-lock.json
+	$(call install_tarball,$(SVELTEKIT_APP)) && rm -rf build .svelte-kit && \
+		{ npm run --silent build > build.log 2>&1 || { cat build.log; exit 1; }; }
+	CHROMIUM="$(BIN)/chromium" $(GO) test -count=1 ./wasm/frameworks/sveltekit
+
+test-astro: $(TARBALL) test-deps $(ASTRO_APP)/node_modules/.package-lock.json
+	$(call install_tarball,$(ASTRO_APP)) && rm -rf dist .astro && export ASTRO_TELEMETRY_DISABLED=1 && \
+		{ npm run --silent build > build.log 2>&1 || { cat build.log; exit 1; }; }
+	CHROMIUM="$(BIN)/chromium" $(GO) test -count=1 ./wasm/frameworks/astro
+
+test-recipes: $(TARBALL) test-deps $(RECIPES_APP)/node_modules/.package-lock.json
+	$(call install_tarball,$(RECIPES_APP))
+	CHROMIUM="$(BIN)/chromium" $(GO) test -count=1 ./wasm/frameworks/recipes
+
+test-harness: $(TARBALL) test-deps $(HARNESS)/node_modules/.package-lock.json
+	$(call install_tarball,$(HARNESS)) && CHROMIUM="$(BIN)/chromium" node --test harness.test.mjs
+
 # test-prep: every npm install, build and tool that make test's targets need
 # (each target still names its own, so that it runs alone).
 TEST_NPM := testdata/types/node_modules/.package-lock.json $(MCPCLIENT)/node_modules/.package-lock.json \
@@ -563,6 +614,8 @@ TEST_NPM := testdata/types/node_modules/.package-lock.json $(MCPCLIENT)/node_mod
 	$(WORKERD_DIR)/node_modules/.package-lock.json \
 	$(foreach b,$(BUNDLERS),testdata/bundlers/$(b)/node_modules/.package-lock.json) \
 	$(foreach a,$(FRAMEWORKS),testdata/frameworks/$(a)/node_modules/.package-lock.json) \
-	$(NEXT_APP)/node_modules/.package-lock.json $(SWAPS)
+	$(NEXT_APP)/node_modules/.package-lock.json
+TEST_NPM += $(SVELTEKIT_APP)/node_modules/.package-lock.json $(ASTRO_APP)/node_modules/.package-lock.json \
+	$(RECIPES_APP)/node_modules/.package-lock.json $(HARNESS)/node_modules/.package-lock.json
 
 test-prep: test-deps build-test demo-app mcpclient extension $(TARBALL) $(BRIDGE_GOROOT)/lib/wasm/wasm_exec.js $(TEST_NPM)
