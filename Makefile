@@ -237,7 +237,15 @@ test-wasm: test-deps $(BRIDGE_GOROOT)/lib/wasm/wasm_exec.js
 # pack in test-package, relay in test-relay), so that each runs once.
 BROWSER_CMDS = $(shell $(GO) list ./wasm/cmd/... | grep -v -e /cmd/jsbuild -e /cmd/pack -e /cmd/relay)
 
-test-browser: build build-test demo-app test-deps mcpclient
+# SWAPS: the libraries that swap fragments of a page (htmx, Turbo, Preact),
+# pinned in testdata/swaps, which the markup tests serve at /swaps/.
+SWAPS := testdata/swaps/node_modules/.package-lock.json
+
+$(SWAPS): testdata/swaps/package-lock.json
+	$(call npm_ci,testdata/swaps,--ignore-scripts)
+	@touch $@
+
+test-browser: build build-test demo-app test-deps mcpclient $(SWAPS)
 	CHROMIUM="$(BIN)/chromium" $(GO) test -count=1 -timeout 30m ./wasm/e2e/... ./wasm/internal/browsertest/... $(BROWSER_CMDS)
 
 # test-goapi: the Go API for Go WebAssembly apps (wasm/modelcontext). On the
@@ -614,7 +622,7 @@ TEST_NPM := testdata/types/node_modules/.package-lock.json $(MCPCLIENT)/node_mod
 	$(WORKERD_DIR)/node_modules/.package-lock.json \
 	$(foreach b,$(BUNDLERS),testdata/bundlers/$(b)/node_modules/.package-lock.json) \
 	$(foreach a,$(FRAMEWORKS),testdata/frameworks/$(a)/node_modules/.package-lock.json) \
-	$(NEXT_APP)/node_modules/.package-lock.json
+	$(NEXT_APP)/node_modules/.package-lock.json $(SWAPS)
 TEST_NPM += $(SVELTEKIT_APP)/node_modules/.package-lock.json $(ASTRO_APP)/node_modules/.package-lock.json \
 	$(RECIPES_APP)/node_modules/.package-lock.json $(HARNESS)/node_modules/.package-lock.json
 
