@@ -288,7 +288,7 @@ func openSpoof(t *testing.T, nonce string) *browsertest.Tab {
 			page := strings.NewReplacer("{{N}}", "", "{{D}}", "").Replace(spoofPage)
 			if n != "" {
 				w.Header().Set("Content-Security-Policy", "script-src 'self' 'nonce-"+n+"' 'wasm-unsafe-eval'")
-				page = strings.NewReplacer("{{N}}", `nonce="`+n+`"`, "{{D}}", `data-nonce="`+n+`"`).Replace(spoofPage)
+				page = strings.NewReplacer("{{N}}", `nonce="`+n+`"`, "{{D}}", `nonce="`+n+`"`).Replace(spoofPage)
 			}
 			w.Header().Set("Content-Type", "text/html; charset=utf-8")
 			io.WriteString(w, page)

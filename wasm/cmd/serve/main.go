@@ -5,7 +5,9 @@
 // loads. Every file goes through the handler of wasm/serve (types,
 // brotli/gzip, ETags and 304s, caching, the Content-Security-Policy), which
 // reads the files once, when the server starts: restart it to serve a
-// rebuild or an edit of the demo.
+// rebuild or an edit of the demo. The demo page is sent with a fresh nonce in
+// each response, on its script tag, on the markup it shares with agents and
+// in the policy's script-src.
 //
 //	go run ./wasm/cmd/serve -addr 127.0.0.1:8080 -demo demo -dist dist -vendor testdata/out
 //

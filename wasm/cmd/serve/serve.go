@@ -92,7 +92,8 @@ func displayAddr(a net.Addr) string {
 // routes such as /cart), distDir at /static/ and, when vendorDir is not
 // empty, the stock MCP client bundle from vendorDir at /vendor/mcpclient.js,
 // through the handler of wasm/serve: types, compression, ETags and caching,
-// the Content-Security-Policy. The files are read (and compressed) once, here:
+// the Content-Security-Policy; the demo page gets a nonce of its own in each
+// response (withNonce). The files are read (and compressed) once, here:
 // restart the server to serve a rebuild or an edit of the demo.
 // It fails if a folder lacks the file the demo cannot run without.
 func newHandler(demoDir, distDir, vendorDir string) (http.Handler, error) {
@@ -111,7 +112,11 @@ func newHandler(demoDir, distDir, vendorDir string) (http.Handler, error) {
 		}
 		vendor = os.DirFS(vendorDir)
 	}
-	return demosite.Handler(withShared(demoDir), os.DirFS(distDir), vendor, serve.Options{})
+	h, err := demosite.Handler(withShared(demoDir), os.DirFS(distDir), vendor, serve.Options{})
+	if err != nil {
+		return nil, err
+	}
+	return withNonce(h), nil
 }
 
 // sharedFiles are files the demo loads from elsewhere in the repository,
