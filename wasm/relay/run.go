@@ -164,9 +164,6 @@ func runCDP(ctx context.Context, cfg *config, stdin io.Reader, stdout io.Writer,
 		defer ln.Close()
 	}
 
-	// The browser.
-	var br *chromium
-	var exe string
 	onEvent := func(ev *cdproto.Message) {
 		if debugRelay && ev.Method != "Runtime.consoleAPICalled" {
 			logf("event %s %s %.300s", ev.SessionID, ev.Method, ev.Params)
@@ -175,38 +172,11 @@ func runCDP(ctx context.Context, cfg *config, stdin io.Reader, stdout io.Writer,
 			t.handle(ev)
 		}
 	}
-	var c *cdpConn
-	if cfg.pageURL != "" {
-		var err error
-		if exe, err = chromiumPath(cfg.chromium); err != nil {
-			return fmt.Errorf("modelcontext: %w", err)
-		}
-		if br, err = launchChromium(exe); err != nil {
-			return fmt.Errorf("modelcontext: %w", err)
-		}
-		defer func() {
-			if err := br.close(10 * time.Second); err != nil {
-				logf("%v", err)
-			}
-		}()
-		c = newCDPConn(br.pipe, onEvent)
-	} else {
-		wsURL, err := browserEndpoint(ctx, cfg.attach)
-		if err != nil {
-			return fmt.Errorf("modelcontext: %w", err)
-		}
-		if c, err = dialCDP(ctx, wsURL, onEvent); err != nil {
-			return fmt.Errorf("modelcontext: %w", err)
-		}
+	c, br, exe, closeBrowser, err := openBrowser(ctx, cfg, onEvent, logf)
+	if err != nil {
+		return err
 	}
-	defer c.close()
-	if br != nil {
-		defer func() {
-			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-			defer cancel()
-			c.call(ctx, "", "Browser.close", nil, nil)
-		}()
-	}
+	defer closeBrowser()
 
 	// The tab.
 	setup, cancel := context.WithTimeout(ctx, 30*time.Second)
@@ -257,6 +227,38 @@ func runCDP(ctx context.Context, cfg *config, stdin io.Reader, stdout io.Writer,
 		return serveStdio(ctx, tab, stdin, stdout)
 	}
 	return serveHTTP(ctx, tab, ln, cfg.origins, cfg.maxSessions, cfg.idle, stdout, logf, opts)
+}
+
+// openBrowser launches Chromium (--url) or attaches to one (--attach) and
+// connects to it over the DevTools protocol; closeBrowser closes the
+// connection, and a launched browser.
+func openBrowser(ctx context.Context, cfg *config, onEvent func(*cdproto.Message), logf func(string, ...any)) (c *cdpConn, br *chromium, exe string, closeBrowser func(), err error) {
+	if cfg.pageURL == "" {
+		wsURL, err := browserEndpoint(ctx, cfg.attach)
+		if err != nil {
+			return nil, nil, "", nil, fmt.Errorf("modelcontext: %w", err)
+		}
+		if c, err = dialCDP(ctx, wsURL, onEvent); err != nil {
+			return nil, nil, "", nil, fmt.Errorf("modelcontext: %w", err)
+		}
+		return c, nil, "", c.close, nil
+	}
+	if exe, err = chromiumPath(cfg.chromium); err != nil {
+		return nil, nil, "", nil, fmt.Errorf("modelcontext: %w", err)
+	}
+	if br, err = launchChromium(exe); err != nil {
+		return nil, nil, "", nil, fmt.Errorf("modelcontext: %w", err)
+	}
+	c = newCDPConn(br.pipe, onEvent)
+	return c, br, exe, func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		c.call(ctx, "", "Browser.close", nil, nil)
+		cancel()
+		c.close()
+		if err := br.close(10 * time.Second); err != nil {
+			logf("%v", err)
+		}
+	}, nil
 }
 
 type multiFlag []string
