@@ -428,59 +428,6 @@ func revision(m *Message) (modern bool, code int, msg, data string) {
 	return true, 0, "", ""
 }
 
-// idText is the JSON text that echoes a request id, or "null" for an id
-// that is neither a string nor a number. A number is echoed as the loader
-// wrote it (JSON.stringify), once checked to be a number.
-func idText(id registry.Field, text string) string {
-	switch id.Kind {
-	case registry.KindString:
-		return (&writer{}).str(id.Str).String()
-	case registry.KindNumber:
-		if jsonNumber(text) {
-			return text
-		}
-	}
-	return "null"
-}
-
-// jsonNumber reports whether s is a number in JSON's grammar:
-// -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?
-func jsonNumber(s string) bool {
-	i := 0
-	digits := func() int {
-		n := 0
-		for i < len(s) && '0' <= s[i] && s[i] <= '9' {
-			i++
-			n++
-		}
-		return n
-	}
-	if i < len(s) && s[i] == '-' {
-		i++
-	}
-	if i < len(s) && s[i] == '0' {
-		i++
-	} else if digits() == 0 {
-		return false
-	}
-	if i < len(s) && s[i] == '.' {
-		i++
-		if digits() == 0 {
-			return false
-		}
-	}
-	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
-		i++
-		if i < len(s) && (s[i] == '+' || s[i] == '-') {
-			i++
-		}
-		if digits() == 0 {
-			return false
-		}
-	}
-	return i == len(s)
-}
-
 func (s *Server) notification(ss *session, m *Message) {
 	switch m.Method.Str {
 	case "notifications/initialized":
@@ -605,20 +552,4 @@ func (s *Server) fail(ss *session, id string, modern bool, code int, msg, data s
 		w.raw(`,"data":`).raw(data)
 	}
 	s.post(ss, w.raw("}}").String())
-}
-
-func itoa(n int) string { return (&writer{}).int(n).String() }
-
-func atoi(s string) (int, bool) {
-	if s == "" || len(s) > 9 {
-		return 0, false
-	}
-	n := 0
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return 0, false
-		}
-		n = n*10 + int(s[i]-'0')
-	}
-	return n, true
 }
