@@ -2,6 +2,7 @@ package modelcontexttest
 
 import (
 	"encoding/json"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf16"
@@ -12,11 +13,12 @@ import (
 )
 
 // Following the page at the least cost, as the module's runtime/changes.js
-// does: the revision steps once per resourceupdated and resourcelistchanged
-// queued (a suppressed push is no step), each registration keeps the
-// revisions it entered the list and last changed at, the last removals are
-// remembered, and a subscription that asked for patches gets the RFC 6902
-// patch from the value it was handed before, between JSON texts.
+// does: the revision steps once per resourceupdated (host.go's Dispatch)
+// and resourcelistchanged dispatched (a suppressed push is no step), each
+// registration keeps the revisions it entered the list and last changed
+// at, the last removals are remembered, and a subscription that asked for
+// patches gets the RFC 6902 patch from the value it was handed before,
+// between JSON texts.
 
 // removalsKept is how many removals the page remembers, as the module's
 // REMOVALS_KEPT: changesSince of a revision before the oldest answers
@@ -40,15 +42,41 @@ func (p *Page) remember(x removal) {
 	}
 }
 
-// stamp dates r, which entered the list at revision rev in the place of
-// old (nil for a new uri): a replacement keeps old's entry and is a change.
-// Called with p.mu held.
-func (r *registration) stamp(old *registration, rev int64) {
-	if old != nil {
-		r.addedAt, r.changedAt = old.addedAt, rev
-		return
+// listChange is what one resourcelistchanged reports: r registered (in the
+// place of old, or nil), or removed unregistered.
+type listChange struct {
+	r, old, removed *registration
+}
+
+// listChanged queues resourcelistchanged, for the listeners there are now,
+// with the list as it is now. Called with p.mu held.
+func (p *Page) listChanged(c listChange) {
+	list := p.list(false)
+	listeners := slices.Clone(p.listeners["resourcelistchanged"])
+	p.queue = append(p.queue, func() {
+		e := page.Event{Value: list, Revision: p.stepList(c)}
+		for _, l := range listeners {
+			p.call(l, e)
+		}
+	})
+}
+
+// stepList steps the revision for the resourcelistchanged of c, as it is
+// dispatched, and stamps the change (runtime/changes.js's stepList): a
+// replacement keeps its predecessor's entry and is a change. Called with
+// p.mu held.
+func (p *Page) stepList(c listChange) int64 {
+	p.revision++
+	rev := p.revision
+	switch {
+	case c.removed != nil && c.removed.template == nil:
+		p.remember(removal{uri: c.removed.key, addedAt: c.removed.addedAt, at: rev})
+	case c.old != nil:
+		c.r.addedAt, c.r.changedAt = c.old.addedAt, rev
+	case c.r != nil:
+		c.r.addedAt = rev
 	}
-	r.addedAt = rev
+	return rev
 }
 
 // Revision returns the page's revision, as document.modelContext.revision:
@@ -83,7 +111,8 @@ func (p *Page) changesSince(since int64) (page.Value, error) {
 		Removed  []string `json:"removed"`
 	}{p.revision, []string{}, []string{}, []string{}}
 	listed := map[string]bool{}
-	for _, r := range p.resources {
+	for _, id := range p.reg.List(false, nil) {
+		r := p.byID[id]
 		listed[r.key] = true
 		switch {
 		case r.addedAt > since:

@@ -23,6 +23,18 @@
 // fails the read and reports the push on [Page.Errors]; descriptors are
 // refused with the module's own messages.
 //
+// Those rules are not written here a second time: the Page holds the
+// module's own registry (package wasm/registry, which the module runs in
+// the browser), which decides which registration is current, the list and
+// its order, what a push does (de-duplicated, dropped as late, reported as
+// failed, delivered) and who a value is delivered to. The Page plays what
+// JavaScript plays around it, as the loader does: it numbers the pushes,
+// calls the getters, computes each value's comparison key (its JSON) and
+// keeps the baseline, runs the Settle timers and the Watch sources, and
+// fires the events. Its validation of descriptors follows the loader's,
+// and a test runs the loader's own on the same descriptors (under Node.js)
+// to hold the messages to it.
+//
 // It follows changes as the module does too: the page's revision
 // ([Page.Revision], modelcontext.Revision) steps once per resourceupdated
 // and resourcelistchanged, each event carries it, modelcontext.ChangesSince
@@ -42,8 +54,8 @@ package modelcontexttest
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"slices"
-	"strconv"
 	"sync"
 	"testing"
 	"time"
@@ -54,16 +66,21 @@ import (
 )
 
 // Page stands in for the page's document.modelContext while its test runs:
-// an in-memory registry that package modelcontext acts on. Make one with
-// [NewPage].
+// the module's registry, with a Go host around it that package modelcontext
+// acts on. Make one with [NewPage].
 type Page struct {
 	mu        sync.Mutex
-	idle      *sync.Cond // signalled when busy falls to 0 or a drain ends
-	resources []*registration
-	templates []*registration
-	consumers map[string][]*handler // by uri
-	listeners map[string][]*handler // by event type
-	queue     []func()              // handler calls waiting for the drain
+	idle      *sync.Cond         // signalled when busy falls to 0 or a drain ends
+	reg       *registry.Registry // calls back into the Page's host (host.go), with mu held
+	lastID    registry.ID
+	byID      map[registry.ID]*registration // the current registrations, as the registry answered (the loader's cache)
+	byURI     map[string]*registration      // the current concrete resources, by uri
+	vals      map[registry.Value]any        // what the registry names by handle: a *value, or a thrown error's text
+	lastVal   registry.Value
+	subs      map[registry.SubID]*handler // the consumer subscriptions' handlers
+	listeners map[string][]*handler       // by event type
+	event     page.Event                  // the resourceupdated being delivered, for its subscriptions
+	queue     []func()                    // tasks waiting for the drain, run with mu held
 	draining  bool
 	busy      int // GetContexts running and settle timers pending
 	errors    []string
@@ -80,28 +97,53 @@ type Page struct {
 // not run in parallel with each other (t.Parallel).
 func NewPage(t testing.TB) *Page {
 	t.Helper()
-	p := &Page{consumers: map[string][]*handler{}, listeners: map[string][]*handler{}}
-	p.idle = sync.NewCond(&p.mu)
+	p := newPage()
 	restore, ok := page.Install(installed{p})
 	if !ok {
 		t.Fatal("modelcontexttest: another test's Page is installed; tests that call NewPage must not run in parallel")
 	}
 	t.Cleanup(func() {
 		restore()
-		p.mu.Lock()
-		all := append(slices.Clone(p.resources), p.templates...)
-		p.resources, p.templates = nil, nil
-		p.consumers, p.listeners = map[string][]*handler{}, map[string][]*handler{}
-		for _, r := range all {
-			r.current = false
-			r.stopTimer()
-		}
-		p.mu.Unlock()
-		for _, r := range all {
+		for _, r := range p.close() {
 			r.unbind()
 		}
 	})
 	return p
+}
+
+// newPage makes a Page, not installed.
+func newPage() *Page {
+	p := &Page{byID: map[registry.ID]*registration{}, byURI: map[string]*registration{}, vals: map[registry.Value]any{},
+		subs: map[registry.SubID]*handler{}, listeners: map[string][]*handler{}}
+	p.idle = sync.NewCond(&p.mu)
+	p.reg = registry.New((*host)(p))
+	return p
+}
+
+// close ends every registration (for the registry too, so that a push still
+// in progress is dropped) and listener, drops the tasks not yet run, and
+// returns the registrations, to unbind.
+func (p *Page) close() []*registration {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	var all []*registration
+	for _, id := range append(p.reg.List(false, nil), p.reg.List(true, nil)...) {
+		r := p.byID[id]
+		p.reg.Unregister(id)
+		r.current = false
+		r.stopTimer()
+		all = append(all, r)
+	}
+	clear(p.byID)
+	clear(p.byURI)
+	for _, hs := range p.listeners {
+		for _, h := range hs {
+			h.live = false
+		}
+	}
+	clear(p.listeners)
+	p.queue = nil
+	return all
 }
 
 // Wait waits until every push in progress has been delivered or dropped:
@@ -158,10 +200,12 @@ func (p *Page) report(msg string) {
 	p.mu.Unlock()
 }
 
-// registration is one registration, current or ended.
+// registration is one registration, current or ended: what the loader
+// keeps of it (the registry keeps the rest).
 type registration struct {
 	p        *Page
-	key      string
+	id       registry.ID
+	key      string             // the uri, or the uriTemplate
 	template *registry.Template // nil for a concrete resource
 	info     info
 	get      page.Getter
@@ -171,12 +215,11 @@ type registration struct {
 	cancel   context.CancelFunc
 
 	// Guarded by p.mu.
-	current   bool
+	current   bool   // the current registration of its key, as the registry answered
 	watching  bool   // its Watch calls onChange, until unbind
 	stop      func() // the Watch's stop, until called
-	pushes    int    // onChange calls, numbered
-	handled   int    // the newest push delivered or suppressed
-	base      string // the key of the last value delivered
+	pushes    uint32 // onChange calls, which number the pushes
+	base      string // the comparison key of the last value dispatched (the baseline)
 	hasBase   bool
 	timer     *time.Timer // a Settle burst's
 	timerGen  int
@@ -201,15 +244,15 @@ type info struct {
 	Subscribable *bool                     `json:"subscribable,omitempty"`
 }
 
-// register validates r's descriptor as the module does, then registers it,
-// in the place of the current registration of its key if there is one.
+// register validates r's descriptor as the module does, then registers it
+// with the registry, which says which registration it replaced.
 func (p *Page) register(r page.Registration) (func(), error) {
 	var d descriptor
 	if err := json.Unmarshal(r.Descriptor, &d); err != nil {
 		return func() {}, err
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	reg := &registration{p: p, key: r.Key, get: r.Get, complete: r.Complete, ctx: ctx, cancel: cancel}
+	reg := &registration{p: p, get: r.Get, complete: r.Complete, ctx: ctx, cancel: cancel, key: r.Key}
 	// As in the browser, the Go source starts before the module sees the
 	// descriptor, and stops if the module refuses it.
 	if r.Watch != nil {
@@ -220,27 +263,14 @@ func (p *Page) register(r page.Registration) (func(), error) {
 		}
 		reg.stop, reg.watching = stop, true
 	}
-	if err := d.validate(r.Get.Get != nil, r.Watch != nil, reg); err != nil {
+	if msg := d.validate(r.Get.Get != nil); msg != "" {
 		reg.unbind()
-		return func() {}, err
+		return func() {}, refused(msg)
 	}
+	d.fill(reg, r.Watch != nil)
 	p.mu.Lock()
-	list := &p.resources
-	if reg.template != nil {
-		list = &p.templates
-	}
-	var old *registration
-	if i := slices.IndexFunc(*list, func(x *registration) bool { return x.key == reg.key }); i >= 0 {
-		old = (*list)[i]
-		(*list)[i] = reg
-		old.current = false
-		old.stopTimer()
-	} else {
-		*list = append(*list, reg)
-	}
-	reg.current = true
+	old := p.enter(reg)
 	teardown := old != nil && old.watching // the module runs the old teardown: it stops the Go source
-	reg.stamp(old, p.listChanged())
 	p.mu.Unlock()
 	if teardown {
 		old.unbind()
@@ -249,29 +279,60 @@ func (p *Page) register(r page.Registration) (func(), error) {
 	return reg.unregister, nil
 }
 
-// unregister is the function Register returns.
+// enter registers r with the registry under a new ID, and keeps the
+// registry's answer: r is current, and the registration it replaced, which
+// it returns, no longer is. It queues resourcelistchanged. Called with p.mu
+// held (released before a panic: the registry and the page disagree).
+func (p *Page) enter(r *registration) (old *registration) {
+	p.lastID++
+	r.id = p.lastID
+	replaced, err := p.reg.Register(r.id, registry.Registration{Key: r.key, MIMEType: r.info.MimeType, Template: r.template})
+	if err != nil {
+		p.mu.Unlock()
+		panic("modelcontexttest: " + err.Error())
+	}
+	if replaced != 0 {
+		old = p.byID[replaced]
+		if old == nil || old.key != r.key || (old.template == nil) != (r.template == nil) {
+			p.mu.Unlock()
+			panic(fmt.Sprintf("modelcontexttest: the registry says %d replaced %d, which the page does not hold for %q", r.id, replaced, r.key))
+		}
+		delete(p.byID, replaced)
+		old.current = false
+		old.stopTimer()
+	}
+	p.byID[r.id] = r
+	if r.template == nil {
+		p.byURI[r.key] = r
+	}
+	r.current = true
+	r.addedAt = p.revision + 1 // until its resourcelistchanged stamps it (changes.go)
+	if old != nil {
+		r.addedAt = old.addedAt
+	}
+	p.listChanged(listChange{r: r, old: old})
+	return old
+}
+
+// unregister is the function Register returns: the registry says whether
+// it ended the current registration of its key.
 func (r *registration) unregister() {
 	r.unregOnce.Do(func() {
 		p := r.p
 		p.mu.Lock()
-		removed := r.current
+		removed := p.reg.Unregister(r.id)
+		if removed != r.current {
+			p.mu.Unlock()
+			panic(fmt.Sprintf("modelcontexttest: the registry's unregister of %d (%q) says %v; the page holds it as current: %v", r.id, r.key, removed, r.current))
+		}
 		if removed {
-			if r.template != nil {
-				p.templates = slices.DeleteFunc(p.templates, func(x *registration) bool { return x == r })
-			} else {
-				p.resources = slices.DeleteFunc(p.resources, func(x *registration) bool { return x == r })
-				for _, s := range p.consumers[r.key] {
-					s.live = false
-				}
-				delete(p.consumers, r.key)
+			delete(p.byID, r.id)
+			if r.template == nil {
+				delete(p.byURI, r.key)
 			}
 			r.current = false
 			r.stopTimer()
-			// With the list change, so that ChangesSince never sees one
-			// without the other.
-			if at := p.listChanged(); r.template == nil {
-				p.remember(removal{uri: r.key, addedAt: r.addedAt, at: at})
-			}
+			p.listChanged(listChange{removed: r})
 		}
 		p.mu.Unlock()
 		r.unbind()
@@ -291,179 +352,6 @@ func (r *registration) unbind() {
 	page.Stop(installed{r.p}, r.key, stop)
 }
 
-// stopTimer drops a pending Settle push. Called with p.mu held.
-func (r *registration) stopTimer() {
-	if !r.timing {
-		return
-	}
-	r.timing = false
-	r.timerGen++
-	r.timer.Stop()
-	r.timer = nil
-	r.p.busy--
-	r.p.idle.Broadcast()
-}
-
-// changed is the registration's onChange.
-func (r *registration) changed() {
-	p := r.p
-	p.mu.Lock()
-	if !r.current || !r.watching {
-		p.mu.Unlock()
-		return
-	}
-	if r.settle > 0 {
-		r.schedule()
-		p.mu.Unlock()
-		return
-	}
-	r.pushes++
-	n := r.pushes
-	p.mu.Unlock()
-	r.push(n)
-}
-
-// schedule (re)starts the Settle timer of a burst of onChange calls.
-// Called with p.mu held.
-func (r *registration) schedule() {
-	now := time.Now()
-	if !r.timing {
-		r.timing, r.burst = true, now
-		r.p.busy++
-	} else {
-		r.timer.Stop()
-	}
-	r.timerGen++
-	gen := r.timerGen
-	wait := min(r.settle, r.burst.Add(4*r.settle).Sub(now))
-	r.timer = time.AfterFunc(max(0, wait), func() {
-		p := r.p
-		p.mu.Lock()
-		if r.timerGen != gen || !r.timing {
-			p.mu.Unlock()
-			return
-		}
-		r.timing, r.timer = false, nil
-		r.pushes++
-		n := r.pushes
-		p.mu.Unlock()
-		r.push(n)
-		p.mu.Lock()
-		p.busy--
-		p.idle.Broadcast()
-		p.mu.Unlock()
-	})
-}
-
-// push is push number n: it gets the value (a GetContext in a goroutine)
-// and hands it to result.
-func (r *registration) push(n int) {
-	if !r.get.Blocking {
-		v, failure := r.value(nil)
-		r.result(n, v, failure)
-		return
-	}
-	p := r.p
-	p.mu.Lock()
-	p.busy++
-	p.mu.Unlock()
-	go func() {
-		v, failure := r.value(nil)
-		r.result(n, v, failure)
-		p.mu.Lock()
-		p.busy--
-		p.idle.Broadcast()
-		p.mu.Unlock()
-	}()
-}
-
-// result decides push n, as the module does: a registration that ended
-// drops it, a failed Get is reported, a push older than one already
-// handled is dropped, a value equal to the last one delivered is
-// suppressed, and any other is delivered.
-func (r *registration) result(n int, v *value, failure string) {
-	p := r.p
-	p.mu.Lock()
-	switch {
-	case !r.current:
-	case failure != "":
-		p.errors = append(p.errors, "modelcontext: get() of "+strconv.Quote(r.key)+" failed; nothing was pushed: Error: "+failure)
-	case n <= r.handled:
-	default:
-		r.handled = n
-		if r.hasBase && r.base == v.key() {
-			break
-		}
-		r.base, r.hasBase = v.key(), true
-		p.revision++
-		rev := p.revision
-		r.changedAt = rev
-		p.enqueue(func() { p.deliver(r, v, rev) })
-	}
-	p.mu.Unlock()
-	p.drain()
-}
-
-// deliver fires resourceupdated, the page's revision rev, then calls the
-// consumer subscriptions of r's uri, as they are after the event's
-// handlers ran.
-func (p *Page) deliver(r *registration, v *value, rev int64) {
-	p.mu.Lock()
-	if !r.current { // unregistered or replaced by an earlier handler
-		p.mu.Unlock()
-		return
-	}
-	r.last = v
-	listeners := slices.Clone(p.listeners["resourceupdated"])
-	p.mu.Unlock()
-	e := page.Event{URI: r.key, Value: v, Revision: rev}
-	for _, l := range listeners {
-		p.call(l, e)
-	}
-	p.mu.Lock()
-	subs := slices.Clone(p.consumers[r.key])
-	p.mu.Unlock()
-	for _, s := range subs {
-		p.call(s, e)
-	}
-}
-
-// listChanged steps the revision and queues resourcelistchanged with the
-// list as it is now; it returns the new revision. Called with p.mu held.
-func (p *Page) listChanged() int64 {
-	p.revision++
-	rev := p.revision
-	list := p.list(false)
-	for _, l := range p.listeners["resourcelistchanged"] {
-		p.enqueue(func() { p.call(l, page.Event{Value: list, Revision: rev}) })
-	}
-	return rev
-}
-
-func (p *Page) enqueue(f func()) { p.queue = append(p.queue, f) }
-
-// drain runs the queued handler calls in order, unless another goroutine
-// is running them: handlers never run two at a time.
-func (p *Page) drain() {
-	p.mu.Lock()
-	if p.draining {
-		p.mu.Unlock()
-		return
-	}
-	p.draining = true
-	for len(p.queue) > 0 {
-		f := p.queue[0]
-		p.queue[0] = nil
-		p.queue = p.queue[1:]
-		p.mu.Unlock()
-		f()
-		p.mu.Lock()
-	}
-	p.draining = false
-	p.idle.Broadcast()
-	p.mu.Unlock()
-}
-
 // handler is a consumer subscription or an event listener.
 type handler struct {
 	who  string // for the report of a panic
@@ -471,40 +359,26 @@ type handler struct {
 	f    func(page.Event)
 }
 
-// call runs h unless it was stopped, reporting a panic.
-func (p *Page) call(h *handler, e page.Event) {
-	p.mu.Lock()
-	live := h.live
-	p.mu.Unlock()
-	if !live {
-		return
-	}
-	defer func() {
-		if x := recover(); x != nil {
-			p.report("modelcontext: " + h.who + " panicked: " + page.Describe(x))
-		}
-	}()
-	h.f(e)
-}
-
-// subscribe adds a consumer subscription to the pushes of uri, a current
-// concrete resource.
+// subscribe adds a consumer subscription, with the registry, to the pushes
+// of uri, a current concrete resource.
 func (p *Page) subscribe(uri string, opts page.SubscribeOptions, f func(page.Push)) (stop func(), err error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	i := slices.IndexFunc(p.resources, func(x *registration) bool { return x.key == uri })
-	if i < 0 {
+	r := p.byURI[uri]
+	if r == nil {
 		return func() {}, notFound(uri)
 	}
-	h := &handler{who: "a Subscribe handler of " + strconv.Quote(uri), live: true, f: pushes(p.resources[i], opts, f)}
-	p.consumers[uri] = append(p.consumers[uri], h)
+	sub := p.reg.Subscribe(r.id)
+	if sub == 0 { // p.mu is released by the deferred Unlock
+		panic(fmt.Sprintf("modelcontexttest: the registry has no concrete resource %d, the page's current one of %q", r.id, uri))
+	}
+	h := &handler{who: "a Subscribe handler of " + registry.Quote(uri), live: true, f: pushes(r, opts, f)}
+	p.subs[sub] = h
 	return func() {
 		p.mu.Lock()
 		defer p.mu.Unlock()
 		h.live = false
-		if l, ok := p.consumers[uri]; ok {
-			p.consumers[uri] = slices.DeleteFunc(slices.Clone(l), func(x *handler) bool { return x == h })
-		}
+		p.reg.Unsubscribe(sub) // ending one that ended does nothing
 	}, nil
 }
 
@@ -522,22 +396,20 @@ func (p *Page) listen(event string, f func(page.Event)) (stop func(), err error)
 	}, nil
 }
 
-// listAll returns the resources, or the templates, in registration order.
+// listAll returns the resources, or the templates, in the registry's
+// order.
 func (p *Page) listAll(templates bool) (page.Value, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return p.list(templates), nil
 }
 
-// list is List's value. Called with p.mu held.
+// list is List's value: the registry's list. Called with p.mu held.
 func (p *Page) list(templates bool) *value {
-	l := p.resources
-	if templates {
-		l = p.templates
-	}
-	infos := make([]info, len(l))
-	for i, r := range l {
-		infos[i] = r.info
+	ids := p.reg.List(templates, nil)
+	infos := make([]info, len(ids))
+	for i, id := range ids {
+		infos[i] = p.byID[id].info
 	}
 	v, err := encode(infos)
 	if err != nil {

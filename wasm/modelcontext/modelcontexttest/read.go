@@ -7,27 +7,24 @@ import (
 
 	"github.com/modelcontext-go/modelcontext/wasm/modelcontext"
 	"github.com/modelcontext-go/modelcontext/wasm/modelcontext/internal/page"
+	"github.com/modelcontext-go/modelcontext/wasm/registry"
 )
 
 // Reads and completions: what a consumer asks of a registration's getter
 // and completer.
 
-// read calls the getter of uri (a concrete resource first, then the first
-// template that matches) and returns its value.
+// read calls the getter of uri and returns its value: the current concrete
+// resource of uri (the loader looks it up in its cache), else the template
+// the registry matches it to.
 func (p *Page) read(ctx context.Context, uri string) (page.Value, error) {
 	p.mu.Lock()
-	var r *registration
+	r := p.byURI[uri]
 	var params map[string]string
-	if i := slices.IndexFunc(p.resources, func(x *registration) bool { return x.key == uri }); i >= 0 {
-		r = p.resources[i]
-	} else {
-		for _, t := range p.templates {
-			if ps, ok := t.template.Match(uri); ok {
-				r, params = t, map[string]string{}
-				for _, x := range ps {
-					params[x.Name] = x.Value
-				}
-				break
+	if r == nil {
+		if id, ps := p.reg.Match(uri); id != 0 {
+			r, params = p.byID[id], map[string]string{}
+			for _, x := range ps {
+				params[x.Name] = x.Value
 			}
 		}
 	}
@@ -63,7 +60,7 @@ func (p *Page) read(ctx context.Context, uri string) (page.Value, error) {
 }
 
 func notFound(uri string) error {
-	return &modelcontext.Error{Name: "NotFoundError", Message: "modelcontext: no resource is registered for uri " + strconv.Quote(uri)}
+	return &modelcontext.Error{Name: "NotFoundError", Message: "modelcontext: no resource is registered for uri " + registry.Quote(uri)}
 }
 
 // value calls the getter and encodes its value, or says why there is none.
@@ -84,11 +81,7 @@ func (r *registration) value(params map[string]string) (*value, string) {
 // completer's context is its registration's.
 func (p *Page) Complete(uriTemplate, variable, value string, args map[string]string) ([]string, error) {
 	p.mu.Lock()
-	i := slices.IndexFunc(p.templates, func(x *registration) bool { return x.key == uriTemplate })
-	var reg *registration
-	if i >= 0 {
-		reg = p.templates[i]
-	}
+	reg := p.byID[p.reg.TemplateID(uriTemplate)]
 	p.mu.Unlock()
 	if reg == nil {
 		return nil, &modelcontext.Error{Name: "NotFoundError", Message: "modelcontexttest: no template is registered for " + strconv.Quote(uriTemplate)}

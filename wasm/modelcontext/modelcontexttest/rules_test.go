@@ -59,8 +59,8 @@ func TestDeduplication(t *testing.T) {
 }
 
 // TestLateResultDropped: the value of a push that arrives after a newer
-// push's was delivered is dropped; an older one that arrives first is
-// delivered, then the newer one too.
+// push's was delivered is dropped (the registry decides); an older one that
+// arrives first is delivered, then the newer one too.
 func TestLateResultDropped(t *testing.T) {
 	p := NewPage(t)
 	unregister, err := modelcontext.Register(modelcontext.Resource{URI: "state://late", Name: "late", Watch: func(func()) func() { return nil },
@@ -72,7 +72,7 @@ func TestLateResultDropped(t *testing.T) {
 	var got []int
 	stop, _ := modelcontext.Subscribe("state://late", func(v int, _ error) { got = append(got, v) })
 	defer stop()
-	r := p.resources[0]
+	r := p.byURI["state://late"]
 	val := func(s string) *value { return &value{text: s} }
 	r.result(2, val("2"), "") // push 2 first
 	r.result(1, val("1"), "") // push 1, late: dropped

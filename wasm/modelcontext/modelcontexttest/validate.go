@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/modelcontext-go/modelcontext/wasm/modelcontext"
+	"github.com/modelcontext-go/modelcontext/wasm/modelcontext/internal/page"
 	"github.com/modelcontext-go/modelcontext/wasm/registry"
 )
 
@@ -36,41 +37,36 @@ const prefix = "modelcontext: registerResource: "
 // character.
 var scheme = regexp.MustCompile(`(?s)^[A-Za-z][A-Za-z0-9+.-]*:.`)
 
-// validate checks d as the module's loader does, with its messages, and
-// fills in r's key, template, listing and settle. The checks are the
-// loader's that a descriptor from Go can fail (its types are right).
-func (d *descriptor) validate(hasGet, hasWatch bool, r *registration) error {
+// validate returns what is wrong with d, or "": js/loader/table.js's
+// validate, in its order and with its messages, for the checks a
+// descriptor from Go can fail (its types are right). TestLoaderMessages
+// runs table.js's own on the same descriptors and compares.
+func (d *descriptor) validate(hasGet bool) string {
 	key, id := "uri", d.URI
 	if d.URITemplate != nil && d.URI == nil {
 		key, id = "uriTemplate", d.URITemplate
 	}
 	if id == nil {
-		return refused("uri", prefix+`"uri" is required (a string like "state://cart")`)
+		return prefix + `"uri" is required (a string like "state://cart")`
 	}
-	bad := func(field, what string) error {
-		return refused(field, prefix+registry.Quote(field)+" "+what+" ("+key+" "+registry.Quote(*id)+")")
+	bad := func(field, what string) string {
+		return prefix + registry.Quote(field) + " " + what + " (" + key + " " + registry.Quote(*id) + ")"
 	}
 	switch {
 	case *id == "":
-		return refused(key, prefix+registry.Quote(key)+" must not be empty")
+		return prefix + registry.Quote(key) + " must not be empty"
 	case !scheme.MatchString(*id):
-		return refused(key, prefix+registry.Quote(key)+" "+registry.Quote(*id)+` has no scheme; write it like "state://cart"`)
+		return prefix + registry.Quote(key) + " " + registry.Quote(*id) + ` has no scheme; write it like "state://cart"`
 	}
-	r.key = *id
 	if key == "uriTemplate" {
-		parts, problem := splitTemplate(*id)
-		if problem != "" {
-			return refused(key, prefix+`"uriTemplate" `+registry.Quote(*id)+" "+problem)
+		if _, problem := splitTemplate(*id); problem != "" {
+			return prefix + `"uriTemplate" ` + registry.Quote(*id) + " " + problem
 		}
-		fields := make([]registry.Field, len(parts))
-		for i, s := range parts {
-			fields[i] = registry.Field{Kind: registry.KindString, Str: s}
+	}
+	for n, icon := range d.Icons {
+		if field, what := badIcon(icon); what != "" {
+			return bad("icons["+strconv.Itoa(n)+"]."+field, what)
 		}
-		t, err := registry.NewTemplate(fields)
-		if err != nil {
-			return refused(key, prefix+`"uriTemplate" `+registry.Quote(*id)+" "+err.Error())
-		}
-		r.template = t
 	}
 	switch {
 	case d.Name == nil:
@@ -82,11 +78,40 @@ func (d *descriptor) validate(hasGet, hasWatch bool, r *registration) error {
 	case d.Settle != nil && !(*d.Settle >= 0 && !math.IsInf(*d.Settle, 1)):
 		return bad("settle", "must be a number of milliseconds, 0 or more, got "+strconv.FormatFloat(*d.Settle, 'f', -1, 64))
 	}
-	i := info{Name: *d.Name, MimeType: "application/json"}
-	if r.template != nil {
-		i.URITemplate = *id
+	if a := d.Annotations; a != nil {
+		for n, who := range a.Audience {
+			if who != "user" && who != "assistant" {
+				return bad("annotations.audience["+strconv.Itoa(n)+"]", `must be "user" or "assistant"`)
+			}
+		}
+		if a.Priority != nil && !(*a.Priority >= 0 && *a.Priority <= 1) {
+			return bad("annotations.priority", "must be a number from 0 to 1")
+		}
+		if a.LastModified != nil && !isISODate(*a.LastModified) {
+			return bad("annotations.lastModified", "must be an ISO 8601 date string")
+		}
+	}
+	return ""
+}
+
+// fill fills in r's key, template, listing and settle from d, which
+// validate found valid.
+func (d *descriptor) fill(r *registration, hasWatch bool) {
+	i := info{Name: *d.Name, MimeType: registry.DefaultMIMEType, Icons: d.Icons}
+	if d.URI == nil {
+		r.key, i.URITemplate = *d.URITemplate, *d.URITemplate
+		parts, _ := splitTemplate(r.key)
+		fields := make([]registry.Field, len(parts))
+		for n, s := range parts {
+			fields[n] = registry.Field{Kind: registry.KindString, Str: s}
+		}
+		t, err := registry.NewTemplate(fields)
+		if err != nil {
+			panic("modelcontexttest: the registry refuses the parts of " + registry.Quote(r.key) + ": " + err.Error())
+		}
+		r.template = t
 	} else {
-		i.URI = *id
+		r.key, i.URI = *d.URI, *d.URI
 		i.Subscribable = &hasWatch
 	}
 	if d.Title != nil {
@@ -99,33 +124,15 @@ func (d *descriptor) validate(hasGet, hasWatch bool, r *registration) error {
 		i.MimeType = *d.MimeType
 	}
 	if a := d.Annotations; a != nil {
-		for n, who := range a.Audience {
-			if who != "user" && who != "assistant" {
-				return bad("annotations.audience["+strconv.Itoa(n)+"]", `must be "user" or "assistant"`)
-			}
-		}
-		if a.Priority != nil && !(*a.Priority >= 0 && *a.Priority <= 1) {
-			return bad("annotations.priority", "must be a number from 0 to 1")
-		}
-		if a.LastModified != nil && !isoDate.MatchString(*a.LastModified) {
-			return bad("annotations.lastModified", "must be an ISO 8601 date string")
-		}
 		i.Annotations = &modelcontext.Annotations{Audience: a.Audience, Priority: a.Priority}
 		if a.LastModified != nil {
 			i.Annotations.LastModified = *a.LastModified
 		}
 	}
-	for n, icon := range d.Icons {
-		if field, what := badIcon(icon); what != "" {
-			return bad("icons["+strconv.Itoa(n)+"]."+field, what)
-		}
-	}
-	i.Icons = d.Icons
 	r.info = i
 	if d.Settle != nil {
 		r.settle = time.Duration(*d.Settle * float64(time.Millisecond))
 	}
-	return nil
 }
 
 // urlScheme is the loader's test of a URL scheme in an icon's src, after
@@ -147,12 +154,32 @@ func badIcon(icon modelcontext.Icon) (field, what string) {
 	return "", ""
 }
 
-// isoDate is the loader's test of an ISO 8601 date: a year, a month from 01
-// to 12 and a day from 01 to 31, then a time or nothing.
-var isoDate = regexp.MustCompile(`^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])([Tt]|$)`)
+// isoDate is the loader's ISO_DATE: a date, then optionally a time (hours
+// and minutes, seconds and a fraction optional) and a zone (Z or ±hh:mm).
+var isoDate = regexp.MustCompile(`^(\d{4})-(\d\d)-(\d\d)(?:T([01]\d|2[0-3]):[0-5]\d(?::[0-5]\d(?:\.\d+)?)?(?:Z|[+-](?:[01]\d|2[0-3]):?[0-5]\d)?)?$`)
 
-func refused(field, msg string) error {
-	return &modelcontext.Error{Name: "TypeError", Message: msg, Field: field}
+// isISODate is the loader's test of an ISO 8601 date: isoDate, of a real
+// calendar day. The loader counts the days of the month with Date.UTC,
+// which reads the years 0 to 99 as 1900 to 1999.
+func isISODate(t string) bool {
+	m := isoDate.FindStringSubmatch(t)
+	if m == nil {
+		return false
+	}
+	y, _ := strconv.Atoi(m[1])
+	mo, _ := strconv.Atoi(m[2])
+	d, _ := strconv.Atoi(m[3])
+	if y < 100 {
+		y += 1900
+	}
+	return mo >= 1 && mo <= 12 && d >= 1 && d <= time.Date(y, time.Month(mo)+1, 0, 0, 0, 0, 0, time.UTC).Day()
+}
+
+// refused is the error of a descriptor the loader refuses with msg: a
+// TypeError, whose field is the one msg names, as package modelcontext
+// finds it in the browser.
+func refused(msg string) error {
+	return &modelcontext.Error{Name: "TypeError", Message: msg, Field: page.FieldNamed(msg)}
 }
 
 // templateName is what the loader accepts between { and }.

@@ -265,3 +265,28 @@ func JSON(v any) (string, error) {
 	b := e.buf.Bytes()
 	return string(b[:len(b)-1]), nil // without Encode's newline
 }
+
+// FieldNamed returns the descriptor field or the argument that one of the
+// module's TypeError or RangeError messages names: `modelcontext:
+// registerResource: "uri" must not be empty`, `... reading "title" threw:
+// ...`, or `modelcontext: changesSince: "revision" must be ...`; "" for
+// other messages. It is how an *modelcontext.Error's Field is found.
+func FieldNamed(message string) string {
+	rest, ok := strings.CutPrefix(message, "modelcontext: ")
+	if !ok {
+		return ""
+	}
+	_, rest, ok = strings.Cut(rest, ": ")
+	if !ok {
+		return ""
+	}
+	rest = strings.TrimPrefix(rest, "reading ")
+	if !strings.HasPrefix(rest, `"`) {
+		return ""
+	}
+	name, _, ok := strings.Cut(rest[1:], `"`)
+	if !ok {
+		return ""
+	}
+	return name
+}
