@@ -1,10 +1,12 @@
 // Package contracttest is one scenario of the module's rules, played
 // through package modelcontext's API: de-duplication, replacement,
 // unregistration, asynchronous getters, errors, templates, binary values,
-// and following the page at the least cost: the revision each event
-// steps, ChangesSince's answers (and its reset) and Follow's patches. modelcontexttest's host tests play it against the test double,
-// and modelcontext's browser tests against the real module and the double
-// side by side, so that the double cannot drift from the module.
+// following the page at the least cost (the revision each event steps,
+// ChangesSince's answers and its reset, Follow's patches), and what the
+// registry decides of subscriptions and list places as registrations end.
+// modelcontexttest's host tests play it against the test double, and
+// modelcontext's browser tests against the real module and the double side
+// by side, so that the double cannot drift from the module.
 package contracttest
 
 import (
@@ -57,6 +59,8 @@ var Want = []string{
 	`refused TypeError settle modelcontext: registerResource: "settle" must be a number of milliseconds, 0 or more, got -5 (uri "contract://e")`,
 	`refused TypeError icons[1].src modelcontext: registerResource: "icons[1].src" must be an https: or data: URL, or a path, got " javascript:alert(1)" (uri "contract://e")`,
 	`refused TypeError icons[0].theme modelcontext: registerResource: "icons[0].theme" must be "light" or "dark" (uri "contract://e")`,
+	`refused TypeError icons[0].src modelcontext: registerResource: "icons[0].src" must be an https: or data: URL, or a path, got "ftp://example.com/i.png" (uri "contract://e")`,
+	`refused TypeError annotations.lastModified modelcontext: registerResource: "annotations.lastModified" must be an ISO 8601 date string (uri "contract://e")`,
 	`refused TypeError uriTemplate modelcontext: registerResource: "uriTemplate" "contract://t/{a}{b}" has two expressions next to each other; separate them with a literal`,
 	`refused   modelcontext: Watch of "contract://e" panicked: no source today`,
 	"list [contract://b contract://failing] @18",
@@ -121,7 +125,25 @@ var Want = []string{
 	"changes since before 1,025 removals: @2091 reset",
 	"changes since after them: @2091 updated [] added [] removed []",
 	"revision @2091",
-	"list [] @2092",
+	"list [contract://b contract://e1] @2092",
+	"list [contract://b contract://e1 contract://e2] @2093",
+	"updated contract://e1 1 @2094",
+	"subscription contract://e1 1 <nil>",
+	"list [contract://b contract://e1 contract://e2] @2095",
+	"updated contract://e1 1 @2096",
+	"subscription contract://e1 1 <nil>",
+	"list [contract://b contract://e2] @2097",
+	"list [contract://b contract://e2 contract://e1] @2098",
+	"updated contract://e1 2 @2099",
+	"list [contract://b contract://e2 contract://e1] @2100",
+	"list [contract://b contract://e2 contract://e1] @2101",
+	"list [contract://b contract://e2 contract://e1] @2102",
+	`templates ["t1 again" "t2"]`,
+	"list [contract://b contract://e2 contract://e1] @2103",
+	"list [contract://b contract://e2 contract://e1] @2104",
+	"list [contract://b contract://e2] @2105",
+	"list [contract://b] @2106",
+	"list [] @2107",
 }
 
 // play is one run of the scenario: what it observed, and what its phases
@@ -173,6 +195,7 @@ func Run(t testing.TB, settle func()) []string {
 	p.templates()
 	p.binary()
 	p.changes()
+	p.ended()
 	unB()
 	settle()
 	p.mu.Lock()
@@ -362,6 +385,8 @@ func (p *play) refused() {
 		{URI: "contract://e", Name: "n", Get: g, Settle: -5 * time.Millisecond},
 		{URI: "contract://e", Name: "n", Get: g, Icons: []modelcontext.Icon{{Src: "https://example.com/i.png"}, {Src: " javascript:alert(1)"}}},
 		{URI: "contract://e", Name: "n", Get: g, Icons: []modelcontext.Icon{{Src: "data:image/png;base64,AA==", Theme: "blue"}}},
+		{URI: "contract://e", Get: g, Icons: []modelcontext.Icon{{Src: "ftp://example.com/i.png"}}}, // the icons before the name
+		{URI: "contract://e", Name: "n", Get: g, Annotations: &modelcontext.Annotations{LastModified: "2024-02-30"}},
 	} {
 		refused(modelcontext.Register(r))
 	}
