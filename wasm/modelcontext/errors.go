@@ -5,6 +5,8 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+
+	"github.com/modelcontext-go/modelcontext/wasm/modelcontext/internal/page"
 )
 
 // ErrNotFound is the error of a Read or Subscribe of a uri that no
@@ -72,33 +74,9 @@ func (e *Error) Is(target error) bool {
 func newError(name, message string) *Error {
 	e := &Error{Name: name, Message: message}
 	if name == "TypeError" || name == "RangeError" {
-		e.Field = fieldNamed(message)
+		e.Field = page.FieldNamed(message)
 	}
 	return e
-}
-
-// fieldNamed returns the field or argument that one of the module's
-// messages names: `modelcontext: registerResource: "uri" must not be
-// empty`, `... reading "title" threw: ...`, or `modelcontext: changesSince:
-// "revision" must be ...`. It returns "" for other messages.
-func fieldNamed(message string) string {
-	rest, ok := strings.CutPrefix(message, "modelcontext: ")
-	if !ok {
-		return ""
-	}
-	_, rest, ok = strings.Cut(rest, ": ")
-	if !ok {
-		return ""
-	}
-	rest = strings.TrimPrefix(rest, "reading ")
-	if !strings.HasPrefix(rest, `"`) {
-		return ""
-	}
-	name, _, ok := strings.Cut(rest[1:], `"`)
-	if !ok {
-		return ""
-	}
-	return name
 }
 
 // A DecodeError is a resource's value that [Read], [Subscribe] or

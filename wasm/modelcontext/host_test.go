@@ -7,6 +7,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/modelcontext-go/modelcontext/wasm/modelcontext/internal/page"
 )
 
 // TestNoPageOutsideTheBrowser: on the host, without a test's page, every
@@ -46,8 +48,8 @@ func TestFieldNamed(t *testing.T) {
 		`modelcontext: changesSince: "revision" must be from 0 to the current revision, 3; got 4`:         "revision",
 		`something else`: "",
 	} {
-		if got := fieldNamed(msg); got != want {
-			t.Errorf("fieldNamed(%q) = %q, want %q", msg, got, want)
+		if got := page.FieldNamed(msg); got != want {
+			t.Errorf("page.FieldNamed(%q) = %q, want %q", msg, got, want)
 		}
 	}
 }
