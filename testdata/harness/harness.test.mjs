@@ -4,8 +4,11 @@
 //
 //	await page.evaluate(() => document.modelContext.ready)
 //
-// The drivers await the Promise through the DevTools protocol, which never
-// calls its then: reading ready must start the module by itself. Then the
+// Puppeteer's page.evaluate and Runtime.evaluate with awaitPromise await
+// the Promise through the DevTools protocol, which never calls its then:
+// reading ready must start the module by itself. (With the loader of
+// a6310e4^, where it did not, those three tests time out; Playwright's
+// page.evaluate calls then in the page, and passed already.) Then the
 // harness lists and reads the resource and follows one change.
 //
 // The page is served from the packed tarball installed in node_modules
