@@ -111,6 +111,11 @@ export interface ResourceTemplateInfo {
   mimeType: string;
   annotations?: ResourceAnnotations;
   icons?: ResourceIcon[];
+  /**
+   * A connected frame's template (connectFrame): the frame's origin. The page's own
+   * templates have none.
+   */
+  origin?: string;
 }
 
 /** Options of connectFrame. */
@@ -163,6 +168,11 @@ export interface ResourceInfo {
   icons?: ResourceIcon[];
   /** False for pull-only resources and for those whose subscribe threw. */
   subscribable: boolean;
+  /**
+   * A connected frame's resource (connectFrame): the frame's origin, where what it
+   * says comes from. The page's own resources have none.
+   */
+  origin?: string;
 }
 
 export interface ResourceUpdatedDetail<T = unknown> {

@@ -448,10 +448,12 @@ function inListOrder(t) {
 }
 
 /**
- * listed is the copy getResources or getResourceTemplates lists of r.
+ * listed is the copy getResources or getResourceTemplates lists of r (a
+ * frame's also names its origin: runtime/frameclient.js's listedFrame).
  * @param {Registration} r
  */
 function listed(r) {
+  if (r.id >= FRAME_ID_BASE) return listedFrame(r);
   if (r.template) return copyInfo(r);
   return r.annotations === undefined && r.icons === undefined ? listedPlain(r) : copyRest(r, { uri: r.uri, name: r.name });
 }

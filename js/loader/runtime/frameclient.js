@@ -13,6 +13,16 @@
 // mcp-server-stopped, and the frame's next mcp-server-ready connects again;
 // removing the iframe from the document ends the connection, as disconnect
 // does.
+//
+// A frame is not trusted (its page may be anyone's): what it sends costs the
+// page a bounded amount of work and memory. Of each of its lists, the first
+// FRAME_MAX_ENTRIES entries are read; its list changes are applied at most
+// once every FRAME_LIST_INTERVAL ms (FRAME_LIST_PACE), the latest winning;
+// its invalid entries are warned about once; a uri has at most one read in
+// flight, and an update notified meanwhile makes one read after it; a read
+// unanswered for FRAME_TIMEOUT ms rejects with a TimeoutError; the
+// subscriptions are asked FRAME_SYNC_BATCH a task, and not again for a
+// resource registered again.
 
 // The client's half of the handshake (the server's is MCP_SERVER_READY).
 const CHECK_READY = "mcp-check-ready";
@@ -21,6 +31,17 @@ const FRAME_PROTOCOL = "2025-11-25";
 const FRAME_TIMEOUT = 5000;
 // At most this many pages of one list are followed (a cursor that never ends).
 const FRAME_MAX_PAGES = 100;
+// At most this many entries of each of a frame's lists (resources,
+// templates) are read; the rest are not listed.
+const FRAME_MAX_ENTRIES = 1000;
+// A frame's list changes are applied at most once in this many ms, and
+// no sooner after a list than FRAME_LIST_PACE times what that list took,
+// whose answers the browser deserialized on the page's main thread: a frame
+// that answers huge lists is listed seldom.
+const FRAME_LIST_INTERVAL = 100;
+const FRAME_LIST_PACE = 4;
+// At most this many subscribe and unsubscribe requests are posted in one task.
+const FRAME_SYNC_BATCH = 100;
 
 let lastFrameID = FRAME_ID_BASE;
 let lastFrameRequest = 0;
@@ -39,11 +60,21 @@ const frameOwners = new WeakMap();
  * @property {boolean} subscribe the frame's server supports resources/subscribe
  * @property {Map<number, {resolve: (v: any) => void, reject: (e: any) => void, timer: any, uri: string}>} pending requests by JSON-RPC id
  * @property {boolean} listing a list request is in flight
- * @property {boolean} relist another list change came meanwhile
+ * @property {boolean} relist another list change came meanwhile, or waits for listTimer
+ * @property {any} listTimer the timer of the next list (FRAME_LIST_INTERVAL after the last), or 0
+ * @property {number} listedAt when the last list ended (performance.now())
+ * @property {number} listTook how long the last list took, in ms
  * @property {Map<string, Registration>} resources the frame's resources registered, in the frame's order
  * @property {Map<string, Registration>} templates likewise its templates
  * @property {Map<string, () => void>} changes the onChange of each subscribed uri
- * @property {Set<string>} warned the uris already warned about
+ * @property {Set<string>} subscribed the uris the frame was asked to push (frameSync)
+ * @property {boolean} syncing a frameSync is scheduled
+ * @property {Map<string, Promise<any>>} reads the read in flight of each uri
+ * @property {Set<string>} again the subscribed uris notified updated while a read of them was in flight
+ * @property {Set<string>} warned the uris already warned about (registered by others: no more than the page has)
+ * @property {boolean} warnedInvalid an invalid entry was warned about (once per document)
+ * @property {boolean} warnedCut a cut list was warned about (once per document)
+ * @property {string} base the URL a frame's icon paths resolve against: the iframe's as the session started
  * @property {boolean} attached the iframe was in the document
  * @property {(ev: MessageEvent) => void} onMessage
  * @property {() => void} onLoad
@@ -62,10 +93,14 @@ function frameConnect(handle) {
   /** @type {FrameConn} */
   const conn = {
     handle, iframe, origin: handle.origin, session: 0, phase: "waiting", subscribe: false, pending: new Map(), listing: false, relist: false,
-    resources: new Map(), templates: new Map(), changes: new Map(), warned: new Set(), attached: iframe.isConnected,
+    listTimer: 0, listedAt: -Infinity, listTook: 0, resources: new Map(), templates: new Map(), changes: new Map(), subscribed: new Set(), syncing: false, reads: new Map(), again: new Set(),
+    warned: new Set(), warnedInvalid: false, warnedCut: false, base: "", attached: iframe.isConnected,
     onMessage: (ev) => frameEvent(conn, ev),
     onLoad: () => {
       frameDrop(conn);
+      conn.warned.clear();
+      conn.warnedInvalid = false;
+      conn.warnedCut = false;
       frameHello(conn);
     },
     observer: null,
@@ -129,6 +164,42 @@ function frameOf(r) {
 }
 
 /**
+ * frameOrigin is the origin of the frame a proxy's resource comes from, as
+ * getResources and the MCP lists show it (table.js's listed, server.js's
+ * mcpInfo); undefined for the page's own.
+ * @param {Registration} r
+ */
+function frameOrigin(r) {
+  const conn = frameOwners.get(r);
+  return conn === undefined ? undefined : conn.origin;
+}
+
+/**
+ * listedFrame is table.js's listed of a frame's proxy: its fields as the
+ * page's own are listed, then the frame's origin.
+ * @param {Registration} r
+ */
+function listedFrame(r) {
+  const c = r.template ? copyInfo(r) : copyRest(r, { uri: r.uri, name: r.name });
+  c.origin = frameOrigin(r);
+  return c;
+}
+
+/**
+ * frameBase is the URL a frame's icon paths resolve against: the iframe's
+ * src as the session starts, when it is of the frame's origin (the page
+ * cannot see where a frame navigated itself), else the origin's root.
+ * @param {FrameConn} conn
+ */
+function frameBase(conn) {
+  try {
+    const u = new URL(conn.iframe.src);
+    if (u.origin === conn.origin) return u.href;
+  } catch {}
+  return conn.origin + "/";
+}
+
+/**
  * framePost posts a payload to the frame's window, for its origin only.
  * @param {FrameConn} conn
  * @param {any} payload
@@ -183,10 +254,7 @@ function frameMessage(conn, p) {
   if (typeof p.method === "string") {
     if (conn.phase !== "ready") return;
     if (p.method === "notifications/resources/list_changed") frameList(conn);
-    else if (p.method === "notifications/resources/updated" && p.params && typeof p.params.uri === "string") {
-      const onChange = conn.changes.get(p.params.uri);
-      if (onChange) onChange();
-    }
+    else if (p.method === "notifications/resources/updated" && p.params && typeof p.params.uri === "string") frameUpdated(conn, p.params.uri);
     return;
   }
   const req = typeof p.id === "number" ? conn.pending.get(p.id) : undefined;
@@ -200,9 +268,23 @@ function frameMessage(conn, p) {
 }
 
 /**
+ * frameUpdated follows the frame's notification that uri changed: its
+ * onChange pushes (reading uri), unless a read of uri is in flight; then one
+ * more read follows that one, however many notifications came meanwhile.
+ * @param {FrameConn} conn
+ * @param {string} uri
+ */
+function frameUpdated(conn, uri) {
+  const onChange = conn.changes.get(uri);
+  if (onChange === undefined) return;
+  if (conn.reads.has(uri)) conn.again.add(uri);
+  else onChange();
+}
+
+/**
  * frameRequest sends a request to the frame and answers its result; it
- * rejects when the frame answers an error, does not answer in time, or goes
- * away (then, for a read of uri, with NotFoundError).
+ * rejects when the frame answers an error, does not answer in time (with a
+ * TimeoutError), or goes away (then, for a read of uri, with NotFoundError).
  * @param {FrameConn} conn
  * @param {string} method
  * @param {any} params
@@ -214,7 +296,7 @@ function frameRequest(conn, method, params, uri = "") {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       conn.pending.delete(id);
-      reject(new Error(`modelcontext: ${frameLabel(conn)} did not answer ${method}${uri ? ` of "${uri}"` : ""} within ${FRAME_TIMEOUT / 1000} s`));
+      reject(new DOMException(`modelcontext: ${frameLabel(conn)} did not answer ${method}${uri ? ` of "${uri}"` : ""} within ${FRAME_TIMEOUT / 1000} s`, "TimeoutError"));
     }, FRAME_TIMEOUT);
     conn.pending.set(id, { resolve, reject, timer, uri });
     framePost(conn, { jsonrpc: "2.0", id, method, params });
@@ -247,22 +329,42 @@ async function frameInitialize(conn) {
   conn.subscribe = !!(caps && caps.resources && caps.resources.subscribe === true);
   framePost(conn, { jsonrpc: "2.0", method: "notifications/initialized" });
   conn.phase = "ready";
+  conn.base = frameBase(conn);
   frameList(conn);
 }
 
 /**
  * frameList lists the frame's resources and templates and applies the
- * lists. One list is in flight at a time: list changes that arrive
- * meanwhile make one more.
+ * lists, at most once every FRAME_LIST_INTERVAL ms (FRAME_LIST_PACE): one
+ * list is in flight at a time, and the list changes that arrive meanwhile,
+ * or before the interval is over, make one more list (the latest wins).
  * @param {FrameConn} conn
  */
-async function frameList(conn) {
-  if (conn.listing) {
+function frameList(conn) {
+  if (conn.listing || conn.listTimer !== 0) {
     conn.relist = true;
     return;
   }
+  const wait = conn.listedAt + Math.max(FRAME_LIST_INTERVAL, FRAME_LIST_PACE * conn.listTook) - performance.now();
+  if (wait > 0) {
+    conn.listTimer = setTimeout(() => {
+      conn.listTimer = 0;
+      if (conn.phase === "ready") frameListNow(conn);
+    }, wait);
+    return;
+  }
+  frameListNow(conn);
+}
+
+/**
+ * frameListNow requests both lists and applies them.
+ * @param {FrameConn} conn
+ */
+async function frameListNow(conn) {
   conn.listing = true;
+  conn.relist = false;
   const session = conn.session;
+  const start = performance.now();
   try {
     const items = await frameListAll(conn, "resources/list", "resources");
     const tmpls = await frameListAll(conn, "resources/templates/list", "resourceTemplates");
@@ -272,6 +374,8 @@ async function frameList(conn) {
   }
   if (conn.session !== session) return;
   conn.listing = false;
+  conn.listedAt = performance.now();
+  conn.listTook = conn.listedAt - start;
   if (conn.relist && conn.phase === "ready") {
     conn.relist = false;
     frameList(conn);
@@ -279,7 +383,9 @@ async function frameList(conn) {
 }
 
 /**
- * frameListAll follows a list's nextCursor, up to FRAME_MAX_PAGES pages.
+ * frameListAll follows a list's nextCursor, up to FRAME_MAX_PAGES pages, and
+ * answers its first FRAME_MAX_ENTRIES entries (a console.warn, once per
+ * document, says when there were more).
  * @param {FrameConn} conn
  * @param {string} method
  * @param {string} field
@@ -291,8 +397,17 @@ async function frameListAll(conn, method, field) {
   for (let page = 0; page < FRAME_MAX_PAGES; page++) {
     const res = await frameRequest(conn, method, cursor === undefined ? {} : { cursor });
     if (res === null || typeof res !== "object" || !Array.isArray(res[field])) throw new Error(`${method} answered no "${field}" array`);
-    all.push(...res[field]);
+    const items = res[field];
+    const room = FRAME_MAX_ENTRIES - all.length;
+    for (let i = 0; i < items.length && i < room; i++) all.push(items[i]);
     cursor = res.nextCursor;
+    if (items.length > room || (all.length === FRAME_MAX_ENTRIES && typeof cursor === "string")) {
+      if (!conn.warnedCut) {
+        conn.warnedCut = true;
+        console.warn(`modelcontext: connectFrame: ${frameLabel(conn)} lists more than ${FRAME_MAX_ENTRIES} entries in ${method}; only its first ${FRAME_MAX_ENTRIES} are listed`);
+      }
+      return all;
+    }
     if (typeof cursor !== "string") return all;
   }
   return all;
@@ -310,8 +425,12 @@ function frameDrop(conn) {
   conn.phase = "waiting";
   conn.listing = false;
   conn.relist = false;
+  clearTimeout(conn.listTimer);
+  conn.listTimer = 0;
   conn.changes.clear();
-  conn.warned.clear();
+  conn.subscribed.clear();
+  conn.reads.clear();
+  conn.again.clear();
   for (const req of conn.pending.values()) {
     clearTimeout(req.timer);
     req.reject(req.uri ? notFound(req.uri) : new Error(`modelcontext: ${frameLabel(conn)} went away`));
@@ -354,8 +473,10 @@ function frameApply(conn, items, tmpls) {
  * frameApplyTable applies one list to mine, the frame's registrations in
  * table: a uri registered by anyone else stays theirs (with a warning); an
  * unchanged resource stays as it is, a changed one is replaced in place, a
- * new one goes last; when that would not be the frame's order, all are
- * registered again in it.
+ * new one goes last. Those in the longest start of the frame's order that
+ * is already in that order stay where they are; the rest are registered
+ * again after them, in the frame's order (one moved to the end re-registers
+ * one).
  * @param {FrameConn} conn
  * @param {Map<string, Registration>} mine
  * @param {Map<string, Registration>} table
@@ -383,13 +504,9 @@ function frameApplyTable(conn, mine, table, items, template) {
   for (const [key, r] of mine) {
     if (!r.current) mine.delete(key); // replaced by the page's own
   }
-  // The order an update in place would leave: the kept ones where they
-  // are, the new ones last.
-  const kept = [...mine.keys()].filter((k) => want.has(k));
-  const order = kept.concat([...want.keys()].filter((k) => !mine.has(k)));
-  const again = order.join("\n") !== [...want.keys()].join("\n");
+  const stay = inOrderStart(mine, want);
   for (const [key, r] of [...mine]) {
-    if (again || !want.has(key)) {
+    if (!stay.has(key)) {
       frameUnregister(r);
       mine.delete(key);
     }
@@ -409,6 +526,27 @@ function frameApplyTable(conn, mine, table, items, template) {
     if (old) old.done = true;
     mine.set(key, r);
   }
+}
+
+/**
+ * inOrderStart answers the keys of the longest start of want whose keys
+ * are all in mine, in mine's order: registered where they are, they are
+ * the frame's order so far.
+ * @param {Map<string, any>} mine
+ * @param {Map<string, any>} want
+ */
+function inOrderStart(mine, want) {
+  /** @type {Set<string>} */
+  const stay = new Set();
+  const have = mine.keys();
+  for (const key of want.keys()) {
+    if (!mine.has(key)) break;
+    let k = have.next();
+    while (!k.done && k.value !== key) k = have.next();
+    if (k.done) break;
+    stay.add(key);
+  }
+  return stay;
 }
 
 /**
@@ -438,12 +576,30 @@ function frameSnapshot(conn, item, template) {
   if (Array.isArray(item.icons) && badIcons(readIcons(item.icons)) === null) desc.icons = item.icons;
   const s = snapshot(desc);
   const problem = validate(s);
-  if (!problem) return s;
-  if (!conn.warned.has("\n" + key)) {
-    conn.warned.add("\n" + key);
-    console.warn(`modelcontext: connectFrame: ${frameLabel(conn)} lists a resource the page cannot list: ${problem}`);
+  if (!problem) {
+    if (s.icons !== undefined) for (const icon of s.icons) icon.src = frameIconURL(conn, icon.src);
+    return s;
+  }
+  if (!conn.warnedInvalid) {
+    conn.warnedInvalid = true;
+    console.warn(`modelcontext: connectFrame: ${frameLabel(conn)} lists a resource the page cannot list (the first such entry; others are skipped without a word): ${problem}`);
   }
   return null;
+}
+
+/**
+ * frameIconURL is a frame's icon src as listed: a URL as it is, a path
+ * resolved against the frame's URL (never the page's).
+ * @param {FrameConn} conn
+ * @param {string} src a valid icon src (badIcons)
+ */
+function frameIconURL(conn, src) {
+  if (URL_SCHEME.test(src)) return src;
+  try {
+    return new URL(src, conn.base).href;
+  } catch {
+    return conn.origin + "/";
+  }
 }
 
 /**
@@ -468,7 +624,9 @@ function expandTemplate(parts, params) {
 
 /**
  * frameSubscribe follows the frame's pushes of uri: its
- * notifications/resources/updated call onChange.
+ * notifications/resources/updated call onChange. The frame is asked to
+ * subscribe and unsubscribe in a task after the registrations of the moment
+ * (frameSync): a resource registered again asks nothing.
  * @param {FrameConn} conn
  * @param {string} uri
  * @param {() => void} onChange
@@ -476,11 +634,67 @@ function expandTemplate(parts, params) {
 function frameSubscribe(conn, uri, onChange) {
   const session = conn.session;
   conn.changes.set(uri, onChange);
-  frameRequest(conn, "resources/subscribe", { uri }).catch(() => {});
+  frameSyncSoon(conn);
   return () => {
-    if (conn.changes.get(uri) === onChange) conn.changes.delete(uri);
-    if (conn.session === session && conn.phase === "ready") frameRequest(conn, "resources/unsubscribe", { uri }).catch(() => {});
+    if (conn.session !== session || conn.changes.get(uri) !== onChange) return;
+    conn.changes.delete(uri);
+    conn.again.delete(uri);
+    frameSyncSoon(conn);
   };
+}
+
+/** @type {MessagePort | null} posts to itself: a task soon, which a hidden page does not throttle as it does timers */
+let frameTaskPort = null;
+/** @type {FrameConn[]} the connections a frameSync is scheduled for, in the task of frameTaskPort */
+const frameSyncs = [];
+
+/**
+ * frameSyncSoon schedules frameSync in a task of its own.
+ * @param {FrameConn} conn
+ */
+function frameSyncSoon(conn) {
+  if (conn.syncing) return;
+  conn.syncing = true;
+  frameSyncs.push(conn);
+  if (frameTaskPort === null) {
+    const ch = new MessageChannel();
+    ch.port1.onmessage = () => {
+      for (const c of frameSyncs.splice(0)) frameSync(c);
+    };
+    frameTaskPort = ch.port2;
+  }
+  if (frameSyncs.length === 1) frameTaskPort.postMessage(0);
+}
+
+/**
+ * frameSync asks the frame to subscribe to the uris followed now and to
+ * unsubscribe from those no longer followed, FRAME_SYNC_BATCH requests a
+ * task, so that a list of a thousand costs no long task. Their answers are
+ * not waited for: a frame that does not push is not followed, which is all.
+ * @param {FrameConn} conn
+ */
+function frameSync(conn) {
+  conn.syncing = false;
+  if (conn.phase !== "ready") return;
+  let n = 0;
+  for (const uri of conn.changes.keys()) {
+    if (conn.subscribed.has(uri)) continue;
+    if (n++ === FRAME_SYNC_BATCH) {
+      frameSyncSoon(conn);
+      return;
+    }
+    conn.subscribed.add(uri);
+    framePost(conn, { jsonrpc: "2.0", id: ++lastFrameRequest, method: "resources/subscribe", params: { uri } });
+  }
+  for (const uri of conn.subscribed) {
+    if (conn.changes.has(uri)) continue;
+    if (n++ === FRAME_SYNC_BATCH) {
+      frameSyncSoon(conn);
+      return;
+    }
+    conn.subscribed.delete(uri);
+    framePost(conn, { jsonrpc: "2.0", id: ++lastFrameRequest, method: "resources/unsubscribe", params: { uri } });
+  }
 }
 
 /**
@@ -492,7 +706,7 @@ function frameSubscribe(conn, uri, onChange) {
  */
 async function frameRead(conn, uri, mime) {
   if (conn.phase !== "ready") throw notFound(uri);
-  const res = await frameRequest(conn, "resources/read", { uri }, uri);
+  const res = await frameReadShared(conn, uri);
   const contents = res && Array.isArray(res.contents) ? res.contents : [];
   const c = contents.find((/** @type {any} */ x) => x && x.uri === uri) || contents[0];
   const bad = `modelcontext: ${frameLabel(conn)} answered the read of "${uri}" with`;
@@ -514,6 +728,29 @@ async function frameRead(conn, uri, mime) {
     }
   }
   throw new Error(`${bad} neither text nor blob`);
+}
+
+/**
+ * frameReadShared answers the frame's result of a read of uri: the read in
+ * flight, or a new one. When it ends, an update notified meanwhile pushes
+ * (frameUpdated), which reads uri again.
+ * @param {FrameConn} conn
+ * @param {string} uri
+ * @returns {Promise<any>}
+ */
+function frameReadShared(conn, uri) {
+  const inFlight = conn.reads.get(uri);
+  if (inFlight !== undefined) return inFlight;
+  const p = frameRequest(conn, "resources/read", { uri }, uri);
+  conn.reads.set(uri, p);
+  const session = conn.session;
+  const done = () => {
+    if (conn.session !== session || conn.reads.get(uri) !== p) return;
+    conn.reads.delete(uri);
+    if (conn.again.delete(uri)) frameUpdated(conn, uri);
+  };
+  p.then(done, done);
+  return p;
 }
 
 /** @param {string} b64 */

@@ -16,14 +16,17 @@
 
 /**
  * listTool answers list_resources: the resources, then the templates (whose
- * uris read_resource reads like any other).
+ * uris read_resource reads like any other), as getResources lists them (a
+ * connected frame's with its origin) but for subscribable.
  * @param {boolean} native
  */
 async function listTool(native) {
   const answers = native ? valueAnswers : callToolResults;
   if (devtools.hook !== null) inspectEmit("tool", { name: "list_resources", host: native ? "WebMCP" : "polyfill" });
   try {
-    return answers.list(getResources().map(mcpInfo).concat(getResourceTemplates().map(mcpInfo)));
+    const list = getResources().concat(getResourceTemplates());
+    for (const info of list) delete info.subscribable;
+    return answers.list(list);
   } catch (e) {
     return answers.failure(describe(e)); // the module failed to load: ready's message
   }

@@ -122,12 +122,14 @@ function mcpClose(server) {
 }
 
 /**
- * mcpInfo is a descriptor as MCP lists it.
- * @param {any} info
+ * mcpInfo is a registration as MCP lists it: a frame's (connectFrame) with
+ * its origin in _meta["modelcontext/origin"].
+ * @param {Registration} r
  */
-function mcpInfo(info) {
-  const c = copyInfo(info);
+function mcpInfo(r) {
+  const c = copyInfo(r);
   delete c.subscribable;
+  if (r.id >= FRAME_ID_BASE) c._meta = { "modelcontext/origin": frameOrigin(r) };
   return c;
 }
 
