@@ -64,14 +64,23 @@ dist/modelcontext.js dist/modelcontext-runtime.js dist/modelcontext.mjs dist/mod
 # build-test: the test build, the same three scripts with js/testhooks/
 # appended (document.modelContext[Symbol.for("modelcontext.internals")]: the
 # live counts, raw exports and broken host functions the fault, leak and
-# session tests use), in .cache/testdist/, never in dist/. The browser tests
-# serve it at /teststatic/, beside dist/'s .wasm (wasm/internal/browsertest).
+# session tests use) and its own .wasm, built with -tags modelcontext_test:
+# the module with the exports only the hooks call (mc_list, mc_stats:
+# wasm/bridge/testbuild.go), which dist/'s .wasm lacks. All in
+# .cache/testdist/, never in dist/; the test build's script carries that
+# .wasm's hash. The browser tests serve it at /teststatic/
+# (wasm/internal/browsertest).
 TESTDIST := $(CACHE)/testdist
+TEST_TAGS := modelcontext_test
 
-build-test: build $(TESTDIST)/modelcontext.js $(TESTDIST)/modelcontext-runtime.js $(TESTDIST)/modelcontext.mjs
+build-test: build $(TESTDIST)/modelcontext.wasm $(TESTDIST)/modelcontext.js $(TESTDIST)/modelcontext-runtime.js $(TESTDIST)/modelcontext.mjs
 
-$(TESTDIST)/modelcontext.js $(TESTDIST)/modelcontext-runtime.js $(TESTDIST)/modelcontext.mjs &: $(LOADER_SOURCES) $(wildcard js/testhooks/*.js) $(WASM_EXEC) $(wildcard wasm/cmd/jsbuild/*.go) $(GO_SOURCES) dist/modelcontext.wasm
-	$(GO) run ./wasm/cmd/jsbuild -test -o $(TESTDIST) -wasm-exec $(WASM_EXEC) -wasm dist/modelcontext.wasm
+$(TESTDIST)/modelcontext.wasm: $(GO_SOURCES)
+	@mkdir -p $(TESTDIST)
+	GOOS=js GOARCH=wasm $(GO) build -trimpath -tags $(TEST_TAGS) $(WASM_GCFLAGS) -ldflags='-s -w' -o $@ ./wasm/cmd/modelcontext
+
+$(TESTDIST)/modelcontext.js $(TESTDIST)/modelcontext-runtime.js $(TESTDIST)/modelcontext.mjs &: $(LOADER_SOURCES) $(wildcard js/testhooks/*.js) $(WASM_EXEC) $(wildcard wasm/cmd/jsbuild/*.go) $(GO_SOURCES) $(TESTDIST)/modelcontext.wasm
+	$(GO) run ./wasm/cmd/jsbuild -test -o $(TESTDIST) -wasm-exec $(WASM_EXEC) -wasm $(TESTDIST)/modelcontext.wasm
 
 demo: build demo-app mcpclient
 	$(GO) run ./wasm/cmd/serve -addr $(ADDR) -demo demo -dist dist -vendor testdata/out
@@ -223,7 +232,8 @@ test-host:
 # The bridge tests run under wasmbrowsertest against the real //go:wasmimport
 # functions: wasmbrowsertest reads wasm_exec.js from $GOROOT, so it is handed
 # a GOROOT holding a copy with wasm/bridge/testdata/testhost.js appended, the
-# "modelcontext" import module of the tests.
+# "modelcontext" import module of the tests. They build with the test
+# build's tag, to test its exports too (wasm/bridge/testbuild_test.go).
 BRIDGE_GOROOT := $(CACHE)/bridgetest-goroot
 
 $(BRIDGE_GOROOT)/lib/wasm/wasm_exec.js: $(WASM_EXEC) wasm/bridge/testdata/testhost.js
@@ -231,7 +241,7 @@ $(BRIDGE_GOROOT)/lib/wasm/wasm_exec.js: $(WASM_EXEC) wasm/bridge/testdata/testho
 	cat $(WASM_EXEC) wasm/bridge/testdata/testhost.js > $@
 
 test-wasm: test-deps $(BRIDGE_GOROOT)/lib/wasm/wasm_exec.js
-	PATH="$(BIN):$$PATH" GOOS=js GOARCH=wasm $(GO) test -count=1 -exec="env GOROOT=$(BRIDGE_GOROOT) $(BIN)/go_js_wasm_exec" ./wasm/bridge/...
+	PATH="$(BIN):$$PATH" GOOS=js GOARCH=wasm $(GO) test -count=1 -tags $(TEST_TAGS) -exec="env GOROOT=$(BRIDGE_GOROOT) $(BIN)/go_js_wasm_exec" ./wasm/bridge/...
 
 # The commands' tests but those another target runs (jsbuild in test-host,
 # pack in test-package, relay in test-relay), so that each runs once.
@@ -254,14 +264,14 @@ test-browser: build build-test demo-app test-deps mcpclient $(SWAPS)
 # its test run on the host, its app loaded beside the module in Chromium).
 # Then its browser tests, compiled to WebAssembly and run by wasmbrowsertest,
 # against the built module, which they embed from the package's testdata/dist
-# (git-ignored copies): the test build's script (its hooks give the tests the
-# module's live counts) and dist/'s .wasm; the double among them, side by side
+# (git-ignored copies): the test build's script and .wasm (its hooks give the
+# tests the module's live counts); the double among them, side by side
 # with the module. (The demo's Go app, wasm/cmd/delivery, has its host test
 # on the double run by test-browser, with the other commands.)
 GOAPI := wasm/modelcontext
 
 test-goapi: build build-test test-deps
-	cp $(TESTDIST)/modelcontext.js $(TESTDIST)/modelcontext-runtime.js dist/modelcontext.wasm $(GOAPI)/testdata/dist/
+	cp $(TESTDIST)/modelcontext.js $(TESTDIST)/modelcontext-runtime.js $(TESTDIST)/modelcontext.wasm $(GOAPI)/testdata/dist/
 	CHROMIUM="$(BIN)/chromium" $(GO) test -race -count=1 ./$(GOAPI)/...
 	PATH="$(BIN):$$PATH" GOOS=js GOARCH=wasm $(GO) test -count=1 -exec="$(BIN)/go_js_wasm_exec" ./$(GOAPI)/...
 

@@ -41,12 +41,22 @@ let goJSImports = 0;
   });
 }
 
+/**
+ * testEx is ex with the test build's own exports (wasm/bridge/testbuild.go,
+ * built with -tags modelcontext_test into .cache/testdist/modelcontext.wasm),
+ * which the module pages load lacks: only the hooks call them.
+ * @returns {ModuleExports & TestModuleExports}
+ */
+function testEx() {
+  return /** @type {ModuleExports & TestModuleExports} */ (ex);
+}
+
 setRuntimeHooks({
   cacheDrift() {
     if (!ex || !isReady()) return "";
     for (const t of [resources, templates]) {
       const what = t === templates ? "templates" : "resources";
-      const p = internal(ex.mc_list(t === templates ? 1 : 0));
+      const p = internal(testEx().mc_list(t === templates ? 1 : 0));
       const ids = Array.from(new Int32Array(ex.mem.buffer, p + 4, new Int32Array(ex.mem.buffer, p, 1)[0]));
       if (ids.length !== t.size) return `Go lists ${ids.length} ${what} [${ids}], the loader's cache holds ${t.size}`;
       let i = 0;
@@ -63,13 +73,13 @@ setRuntimeHooks({
   },
   stats() {
     return {
-      registrations: ex ? ex.mc_stats(0) : 0,
-      subscriptions: ex ? ex.mc_stats(1) : 0,
+      registrations: ex ? testEx().mc_stats(0) : 0,
+      subscriptions: ex ? testEx().mc_stats(1) : 0,
       loaderRegistrations: regs.size,
       loaderHandlers: handlers.size,
       heldValues: vals.length - 1 - freeVals.length,
       mcpServers: mcpServers.size,
-      mcpSessions: ex ? ex.mc_stats(2) : 0,
+      mcpSessions: ex ? testEx().mc_stats(2) : 0,
       goJSCalls,
       goJSImports,
       wasmMemoryBytes: ex ? ex.mem.buffer.byteLength : 0,

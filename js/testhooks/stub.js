@@ -2,8 +2,9 @@
 // stub.js: what the test build adds to the loader, for tests and leak
 // checks, never for pages. `jsbuild -test` appends it after the stub's own
 // files, in their function scope (and hooks.js after the runtime's), and
-// writes that build apart from dist/ (`make build-test`: .cache/testdist/);
-// dist/ never holds it, and wasm/cmd/jsbuild's tests check that.
+// writes that build apart from dist/ (`make build-test`: .cache/testdist/,
+// with the .wasm that has the exports only the hooks call); dist/ never
+// holds it, and wasm/cmd/jsbuild's tests check that.
 //
 // document.modelContext[Symbol.for("modelcontext.internals")] then has:
 //
@@ -12,7 +13,9 @@
 //                  values and MCP servers; the Go runtime's calls into
 //                  syscall/js (goJSCalls, see hooks.js); the size of Go's
 //                  memory (all 0 before the runtime is loaded)
-//   exports        the module's raw exports (null before it runs)
+//   exports        the module's raw exports (null before it runs), with
+//                  the test build's own (mc_list, mc_stats: the test build
+//                  runs its own .wasm, built with -tags modelcontext_test)
 //   goExited       whether the Go runtime has exited
 //   runtimeLoaded  whether the runtime (modelcontext-runtime.js) is loaded
 //   inspecting     whether a DevTools hook listens (inspect.js)

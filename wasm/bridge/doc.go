@@ -2,8 +2,10 @@
 // JavaScript loader.
 //
 // JavaScript enters Go only through the functions exported with
-// //go:wasmexport in exports.go and mcp.go: entering that way costs tens of
-// nanoseconds, against tens of microseconds for a js.FuncOf. Only numbers
+// //go:wasmexport in exports.go and mcp.go (and, in the test build alone,
+// built with -tags modelcontext_test, testbuild.go's, which only the test
+// hooks call): entering that way costs tens of nanoseconds, against tens of
+// microseconds for a js.FuncOf. Only numbers
 // cross an export's signature, so strings and other fields travel as bytes
 // that the loader writes into a buffer of Go's memory (mc_buffer), in the
 // encoding of registry.DecodeFields, and page values never enter Go at all:

@@ -120,23 +120,6 @@ func mcUnregister(id int32) (code int32) {
 	return 0
 }
 
-// listed is mc_list's list, reused.
-var listed []registry.ID
-
-// mc_list returns the address of a list record: the IDs of the current
-// concrete resources (templates 0) or templates (1), in list order.
-//
-//go:wasmexport mc_list
-func mcList(templates int32) (code int32) {
-	defer recoverEntry("getResources", &code)
-	listed = reg.List(templates != 0, listed[:0])
-	out = word(out[:0], uint32(len(listed)))
-	for _, id := range listed {
-		out = word(out, uint32(id))
-	}
-	return address()
-}
-
 // mc_list_changed tells the MCP servers that the list of resources changed;
 // the loader calls it after resourcelistchanged, while a server runs.
 //
@@ -210,24 +193,4 @@ func mcUnsubscribe(sub int32) (code int32) {
 	defer recoverEntry("unsubscribe", &code)
 	reg.Unsubscribe(registry.SubID(sub))
 	return 0
-}
-
-// mc_stats reports live counts for leak checks: 0 for registrations, 1 for
-// consumer subscriptions, 2 for MCP sessions on sub-channels.
-//
-//go:wasmexport mc_stats
-func mcStats(which int32) (count int32) {
-	defer recoverEntry("stats", &count)
-	s := reg.Stats()
-	switch which {
-	case 0:
-		return int32(s.Registrations)
-	case 1:
-		return int32(s.Subscriptions)
-	}
-	n := 0
-	for _, srv := range servers {
-		n += srv.Sessions()
-	}
-	return int32(n)
 }

@@ -18,11 +18,15 @@ type goFunc struct {
 	params int      // wasm parameters: a string is two
 	names  []string // their names: a string s is s and sLen
 	result bool     // it returns a value
+	// testOnly: it is in a file built only into the test build
+	// (testBuildOnly), an export only the test hooks call.
+	testOnly bool
 }
 
 // bridgeFuncs parses the Go files of the bridge in dir (tests aside) and
 // returns its functions marked with directive ("//go:wasmimport
-// modelcontext" or "//go:wasmexport"), by the name the directive gives.
+// modelcontext" or "//go:wasmexport"), by the name the directive gives,
+// those of the test build's files (testBuildOnly) with testOnly set.
 func bridgeFuncs(dir, directive string) (map[string]goFunc, error) {
 	fset := token.NewFileSet()
 	files, err := filepath.Glob(filepath.Join(dir, "*.go"))
@@ -38,6 +42,10 @@ func bridgeFuncs(dir, directive string) (map[string]goFunc, error) {
 		if err != nil {
 			return nil, err
 		}
+		testOnly, err := testBuildOnly(f)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
 		for _, d := range f.Decls {
 			fd, ok := d.(*ast.FuncDecl)
 			if !ok || fd.Doc == nil {
@@ -50,7 +58,7 @@ func bridgeFuncs(dir, directive string) (map[string]goFunc, error) {
 				}
 				var b bytes.Buffer
 				printer.Fprint(&b, fset, &ast.FuncDecl{Name: fd.Name, Type: fd.Type})
-				g := goFunc{sig: b.String(), result: fd.Type.Results != nil && len(fd.Type.Results.List) > 0}
+				g := goFunc{sig: b.String(), result: fd.Type.Results != nil && len(fd.Type.Results.List) > 0, testOnly: testOnly}
 				for _, p := range fd.Type.Params.List {
 					str := false
 					if id, ok := p.Type.(*ast.Ident); ok && id.Name == "string" {
@@ -74,10 +82,12 @@ func bridgeFuncs(dir, directive string) (map[string]goFunc, error) {
 	return out, nil
 }
 
-// exportsTypedef renders the type of the module's exports for tsc: the
+// exportsTypedef renders the types of the module's exports for tsc: the
 // bridge's //go:wasmexport functions, each with as many parameters as it
-// takes, and the memory. The loader's ex has this type, so that a call of an
-// export that does not exist, or with a wrong number of arguments, fails
+// takes, and the memory (ModuleExports), and apart the test build's own
+// (TestModuleExports, which only the test hooks use). The loader's ex has
+// the first type, so that a call of an export that does not exist, or
+// that only the test build has, or with a wrong number of arguments, fails
 // make check-loader.
 func exportsTypedef(exports map[string]goFunc) string {
 	names := make([]string, 0, len(exports))
@@ -86,10 +96,24 @@ func exportsTypedef(exports map[string]goFunc) string {
 	}
 	sort.Strings(names)
 	var b strings.Builder
-	b.WriteString("/**\n * @typedef {object} ModuleExports the module's exports (wasm/bridge's //go:wasmexport functions), generated from Go\n")
+	b.WriteString("/**\n * @typedef {object} ModuleExports the module's exports (wasm/bridge's //go:wasmexport functions but the test build's own), generated from Go\n")
 	b.WriteString(" * @property {WebAssembly.Memory} mem\n")
+	writeExports(&b, exports, names, false)
+	b.WriteString(" */\n")
+	b.WriteString("/**\n * @typedef {object} TestModuleExports the test build's exports besides ModuleExports (wasm/bridge's " + testBuildPrefix + "*.go, -tags " + testBuildTag + "), generated from Go\n")
+	writeExports(&b, exports, names, true)
+	b.WriteString(" */\n")
+	return b.String()
+}
+
+// writeExports writes a @property line for each of names whose testOnly is
+// test.
+func writeExports(b *strings.Builder, exports map[string]goFunc, names []string, test bool) {
 	for _, name := range names {
 		f := exports[name]
+		if f.testOnly != test {
+			continue
+		}
 		params := make([]string, len(f.names))
 		for i, p := range f.names {
 			params[i] = p + ": number"
@@ -98,8 +122,6 @@ func exportsTypedef(exports map[string]goFunc) string {
 		if f.result {
 			result = "number"
 		}
-		fmt.Fprintf(&b, " * @property {(%s) => %s} %s %s\n", strings.Join(params, ", "), result, name, f.sig)
+		fmt.Fprintf(b, " * @property {(%s) => %s} %s %s\n", strings.Join(params, ", "), result, name, f.sig)
 	}
-	b.WriteString(" */\n")
-	return b.String()
 }

@@ -2,6 +2,8 @@ package main
 
 import (
 	"encoding/json"
+	"go/parser"
+	"go/token"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -115,61 +117,139 @@ func TestHostFunctionsMatchTheImports(t *testing.T) {
 	}
 }
 
-// TestExportCallsMatchTheExports: every export the loader calls exists, and
-// every export is called, by the loader or (mc_stats, mc_list) by the test
-// build's hooks. The number of arguments of each call is tsc's to check
-// (make check-loader): the loader's ex has the type exportsTypedef
-// generates from the same declarations, which TestExportsTypedef holds to
-// them.
+// TestExportCallsMatchTheExports: every export the loader calls exists in
+// the module pages load, and every export is called: those of the test
+// build's files (testbuild*.go, mc_stats and mc_list) by the test build's
+// hooks, through testEx(), and every other by the loader. An export only
+// the hooks call belongs in the test build alone. The number of arguments
+// of each call is tsc's to check (make check-loader): the loader's ex has
+// the type exportsTypedef generates from the same declarations, which
+// TestExportsTypedef holds to them.
 func TestExportCallsMatchTheExports(t *testing.T) {
 	exports := bridgeFuncsOf(t, "//go:wasmexport")
-	call := regexp.MustCompile(`\bex\.(mc_\w+)\(`)
-	used := map[string]bool{}
-	var all [][2]string
+	call := regexp.MustCompile(`\b(ex|testEx\(\))\.(mc_\w+)\(`)
+	byLoader, byHooks := map[string]bool{}, map[string]bool{}
+	type file struct {
+		dir, name string
+		hooks     bool
+	}
+	var all []file
 	for _, name := range files {
-		all = append(all, [2]string{loaderDir, name})
+		all = append(all, file{loaderDir, name, false})
 	}
 	for _, name := range runtimeFiles {
-		all = append(all, [2]string{runtimeDir, name})
+		all = append(all, file{runtimeDir, name, false})
 	}
 	for _, name := range append(slices.Clone(testFiles), testRuntimeFiles...) {
-		all = append(all, [2]string{hooksDir, name})
+		all = append(all, file{hooksDir, name, true})
 	}
 	for _, f := range all {
-		name := f[1]
-		src := source(t, f[0], name)
-		for _, loc := range call.FindAllStringSubmatchIndex(src, -1) {
-			fn := src[loc[2]:loc[3]]
-			used[fn] = true
-			if _, ok := exports[fn]; !ok {
-				t.Errorf("%s calls ex.%s, which wasm/bridge does not export", name, fn)
+		src := source(t, f.dir, f.name)
+		for _, m := range call.FindAllStringSubmatch(src, -1) {
+			via, fn := m[1], m[2]
+			e, ok := exports[fn]
+			switch {
+			case !ok:
+				t.Errorf("%s calls %s.%s, which wasm/bridge does not export", f.name, via, fn)
+			case !f.hooks && (e.testOnly || via != "ex"):
+				t.Errorf("%s calls %s.%s, which only the test build exports (wasm/bridge/%s*.go): the module pages load lacks it", f.name, via, fn, testBuildPrefix)
+			case f.hooks && e.testOnly != (via != "ex"):
+				t.Errorf("%s calls %s.%s: the hooks call the test build's own exports through testEx(), the others through ex", f.name, via, fn)
+			}
+			if f.hooks {
+				byHooks[fn] = true
+			} else {
+				byLoader[fn] = true
 			}
 		}
 	}
 	for name, f := range exports {
-		if !used[name] {
+		switch {
+		case f.testOnly && !byHooks[name]:
+			t.Errorf("%s (//go:wasmexport %s, only in the test build) is never called by the test hooks", f.sig, name)
+		case !f.testOnly && !byLoader[name] && byHooks[name]:
+			t.Errorf("%s (//go:wasmexport %s) is called only by the test hooks: move it into wasm/bridge/%s*.go, built only with -tags %s, so that the module pages load lacks it", f.sig, name, testBuildPrefix, testBuildTag)
+		case !f.testOnly && !byLoader[name]:
 			t.Errorf("%s (//go:wasmexport %s) is never called by the loader", f.sig, name)
 		}
 	}
 }
 
+// TestTheTestBuildsFilesHaveItsTag: a file of the bridge is built into the
+// test build alone (its //go:build line needs -tags modelcontext_test, with
+// js and wasm) exactly when its name starts with testbuild, tests included;
+// and there is such a file, holding an export.
+func TestTheTestBuildsFilesHaveItsTag(t *testing.T) {
+	found, err := filepath.Glob(filepath.Join(bridgeDir, "*.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fset := token.NewFileSet()
+	n := 0
+	for _, path := range found {
+		f, err := parser.ParseFile(fset, path, nil, parser.ParseComments|parser.PackageClauseOnly)
+		if err != nil {
+			t.Fatal(err)
+		}
+		only, err := testBuildOnly(f)
+		if err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		named := strings.HasPrefix(filepath.Base(path), testBuildPrefix)
+		switch {
+		case named && !only:
+			t.Errorf("%s is named for the test build but its //go:build line does not keep it to -tags %s (//go:build js && wasm && %s): the module pages load would have it", path, testBuildTag, testBuildTag)
+		case !named && only:
+			t.Errorf("%s is built only with -tags %s: name it %s*.go, which the tests and readers look for", path, testBuildTag, testBuildPrefix)
+		}
+		if named {
+			n++
+		}
+	}
+	testOnly := 0
+	for _, f := range bridgeFuncsOf(t, "//go:wasmexport") {
+		if f.testOnly {
+			testOnly++
+		}
+	}
+	if n == 0 || testOnly == 0 {
+		t.Errorf("wasm/bridge has %d %s*.go files and %d exports in them; want the test build's own exports (mc_list, mc_stats) there", n, testBuildPrefix, testOnly)
+	}
+}
+
 // TestExportsTypedef: the type tsc gives the loader's ex has one member per
-// //go:wasmexport function, with its parameters, and the memory.
+// //go:wasmexport function but the test build's own, with its parameters,
+// and the memory; the test build's own are in a type of their own, which
+// only the hooks use.
 func TestExportsTypedef(t *testing.T) {
 	exports := bridgeFuncsOf(t, "//go:wasmexport")
 	typedef := exportsTypedef(exports)
+	module, test, ok := strings.Cut(typedef, "@typedef {object} TestModuleExports")
+	if !ok {
+		t.Fatalf("the exports' types have no TestModuleExports:\n%s", typedef)
+	}
+	shipped := 0
 	for name, f := range exports {
 		params := make([]string, len(f.names))
 		for i, p := range f.names {
 			params[i] = p + ": number"
 		}
 		want := "{(" + strings.Join(params, ", ") + ") => "
-		if !strings.Contains(typedef, want) || !strings.Contains(typedef, "} "+name+" "+f.sig) {
-			t.Errorf("the exports' type has no %s%s for %s", want, name, f.sig)
+		in, other := module, test
+		if f.testOnly {
+			in, other = test, module
+		} else {
+			shipped++
+		}
+		if !strings.Contains(in, want) || !strings.Contains(in, "} "+name+" "+f.sig) || strings.Contains(other, "} "+name+" ") {
+			t.Errorf("the exports' types have no %s%s for %s in the right type (test build only: %v)", want, name, f.sig, f.testOnly)
 		}
 	}
-	if n := strings.Count(typedef, "@property"); n != len(exports)+1 {
-		t.Errorf("the exports' type has %d members; want the %d exports and mem", n, len(exports))
+	if n := strings.Count(module, "@property"); n != shipped+1 {
+		t.Errorf("ModuleExports has %d members; want the %d exports of the module and mem", n, shipped)
+	}
+	if n := strings.Count(test, "@property"); n != len(exports)-shipped {
+		t.Errorf("TestModuleExports has %d members; want the test build's %d", n, len(exports)-shipped)
 	}
 	if !regexp.MustCompile(`@property \{\(id: number, n: number\) => number\} mc_register `).MatchString(typedef) {
 		t.Errorf("mc_register is not typed (id: number, n: number) => number:\n%s", typedef)

@@ -24,7 +24,7 @@ const runtimeHooksMark = "goJSImports"
 func build(t *testing.T, dir string, args ...string) map[string][]byte {
 	t.Helper()
 	out := filepath.Join(t.TempDir(), dir)
-	args = append([]string{"-o", out, "-loader", loaderDir, "-testhooks", hooksDir,
+	args = append([]string{"-o", out, "-loader", loaderDir, "-testhooks", hooksDir, "-bridge", bridgeDir,
 		"-wasm-exec", filepath.Join(runtime.GOROOT(), "lib", "wasm", "wasm_exec.js")}, args...)
 	if err := run(args); err != nil {
 		t.Fatalf("jsbuild %s: %v", strings.Join(args, " "), err)

@@ -41,7 +41,9 @@
 // from and break things with
 // (document.modelContext[Symbol.for("modelcontext.internals")]). It is
 // never written into a folder named dist: the files a page loads have no
-// hooks, which this command's tests check.
+// hooks, which this command's tests check. Its .wasm is the module built
+// with -tags modelcontext_test, which adds the exports only the hooks call
+// (testbuild.go); -wasm's exports are checked against the build it is for.
 package main
 
 import (
@@ -130,11 +132,11 @@ func run(args []string) error {
 	fl := flag.NewFlagSet("jsbuild", flag.ContinueOnError)
 	out := fl.String("o", "", "write modelcontext.js, "+RuntimeFile+" and modelcontext.mjs into this `folder`")
 	constsFile := fl.String("constants", "", "write the constants alone, and the type of the module's exports, into this `file` (for type-checking the loader)")
-	bridge := fl.String("bridge", "wasm/bridge", "the `folder` of the bridge, whose //go:wasmexport functions type the exports in -constants' file")
+	bridge := fl.String("bridge", "wasm/bridge", "the `folder` of the bridge, whose //go:wasmexport functions type the exports in -constants' file, and which -wasm's exports are checked against")
 	src := fl.String("loader", "js/loader", "the `folder` of the loader's source files (the runtime's in its runtime folder)")
 	test := fl.Bool("test", false, "write the test build: the loader with the test hooks appended (never into dist)")
 	hooks := fl.String("testhooks", "js/testhooks", "the `folder` of the test build's hooks")
-	wasmFile := fl.String("wasm", "", "the built `.wasm`, whose SHA-384 the classic script carries for an integrity attribute on its tag (integrity.go)")
+	wasmFile := fl.String("wasm", "", "the built `.wasm`, whose SHA-384 the classic script carries for an integrity attribute on its tag (integrity.go): with -test the test build's, which exports every //go:wasmexport function of the bridge, else one that exports none of the test build's own (testbuild.go)")
 	glue := fl.String("wasm-exec", filepath.Join(runtime.GOROOT(), "lib", "wasm", "wasm_exec.js"), "Go's `wasm_exec.js`")
 	if err := fl.Parse(args); err != nil {
 		return err
@@ -158,6 +160,11 @@ func run(args []string) error {
 		}
 		if filepath.Base(abs) == "dist" {
 			return fmt.Errorf("-test writes the test build, which must not go into %s: pages load dist/; use -o .cache/testdist", *out)
+		}
+	}
+	if *wasmFile != "" {
+		if err := checkWasmExports(*wasmFile, *bridge, *test); err != nil {
+			return err
 		}
 	}
 	l, err := readLoader(*src, *hooks, *glue, *test)

@@ -28,9 +28,9 @@
 // # The server
 //
 //	/static/      <repo>/dist/                (make build output)
-//	/teststatic/  the test build: modelcontext.js, its runtime and .mjs from
-//	              <repo>/.cache/testdist/ (make build-test), the rest
-//	              (the .wasm) from <repo>/dist/
+//	/teststatic/  the test build: modelcontext.js, its runtime, .mjs and
+//	              .wasm from <repo>/.cache/testdist/ (make build-test),
+//	              any other file from <repo>/dist/
 //	/reference/   <repo>/testdata/reference/  (the JavaScript reference implementation)
 //	/             <repo>/testdata/pages/      (test pages)
 //
@@ -40,7 +40,9 @@
 // Pages load the real build, dist/, at /static/. The test build is the same
 // loader with js/testhooks/ appended, which gives a page
 // document.modelContext[Symbol.for("modelcontext.internals")] (live counts,
-// the raw exports, a way to break a host function); only the tests that need
+// the raw exports, a way to break a host function), and its own .wasm,
+// which adds the exports only those hooks call (built with -tags
+// modelcontext_test; dist/'s .wasm lacks them); only the tests that need
 // those hooks load it, by adding [TestBuildQuery] to a page's query: an HTML
 // page of testdata/pages then has each "/static/modelcontext." in its text
 // served as "/teststatic/modelcontext." (testdata/pages/load.js, which
@@ -110,7 +112,7 @@ const TestBuildQuery = "build=test"
 
 // testBuildFiles are the files of the test build; /teststatic/ serves every
 // other name from dist/.
-var testBuildFiles = []string{"modelcontext.js", "modelcontext-runtime.js", "modelcontext.mjs"}
+var testBuildFiles = []string{"modelcontext.js", "modelcontext-runtime.js", "modelcontext.mjs", "modelcontext.wasm"}
 
 // RepoRoot returns the directory holding go.mod, found by walking up from the
 // working directory. It panics if there is none.

@@ -118,9 +118,9 @@ func get(t *testing.T, path string) (int, string) {
 	return resp.StatusCode, string(b)
 }
 
-// TestTestBuild: /teststatic/ serves the test build (or says how to make
-// it), and TestBuildQuery points a page's module URLs at it; without it the
-// page is the file as written, loading dist/.
+// TestTestBuild: /teststatic/ serves the test build, its .wasm included
+// (or says how to make it), and TestBuildQuery points a page's module URLs
+// at it; without it the page is the file as written, loading dist/.
 func TestTestBuild(t *testing.T) {
 	code, body := get(t, "/teststatic/modelcontext.js")
 	if _, err := os.Stat(RepoRoot() + "/" + TestBuildDir + "/modelcontext.js"); err == nil {
@@ -129,6 +129,14 @@ func TestTestBuild(t *testing.T) {
 		}
 	} else if code != http.StatusNotFound || !strings.Contains(body, "make build-test") {
 		t.Errorf("/teststatic/modelcontext.js without a test build: %d %q; want 404 saying to run make build-test", code, body)
+	}
+	code, body = get(t, "/teststatic/modelcontext.wasm")
+	if b, err := os.ReadFile(RepoRoot() + "/" + TestBuildDir + "/modelcontext.wasm"); err == nil {
+		if code != http.StatusOK || body != string(b) {
+			t.Errorf("/teststatic/modelcontext.wasm: %d, %d bytes; want the test build's .wasm, %d bytes", code, len(body), len(b))
+		}
+	} else if code != http.StatusNotFound || !strings.Contains(body, "make build-test") {
+		t.Errorf("/teststatic/modelcontext.wasm without a test build: %d %q; want 404 saying to run make build-test", code, body)
 	}
 	if code, _ := get(t, "/teststatic/nope.wasm"); code != http.StatusNotFound {
 		t.Errorf("/teststatic/nope.wasm: %d, want 404 (from dist/)", code)

@@ -37,8 +37,9 @@ func NewServer(routes func(mux *http.ServeMux)) *Server {
 	return s
 }
 
-// testStatic serves the test build's files from TestBuildDir and every
-// other file from dist/, so that the test build runs the .wasm pages get.
+// testStatic serves the test build's files from TestBuildDir, its .wasm
+// included (the module with the exports only the test hooks call), and
+// every other file from dist/.
 func testStatic(root string) http.Handler {
 	dist := http.FileServer(http.Dir(filepath.Join(root, "dist")))
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
