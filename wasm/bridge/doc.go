@@ -21,14 +21,15 @@
 //
 // # Failures
 //
-// Every export recovers: a panic becomes a console error naming the entry
-// point and an error result that the loader turns into a thrown Error, and
-// the Go runtime keeps running. The one path without the guard is mc_push of
-// an unchanged value in normal mode (see mcPush). A host function that
-// throws (a bug in the loader) never returns a value that could be mistaken
-// for an answer: the loader sets the flag at mc_fault's address and
-// returns, and the bridge panics with the function's name right after the
-// call (checkFault).
+// Every export recovers, through one helper deferred first thing
+// (recoverEntry): a panic becomes a console error naming the entry point and
+// an error result that the loader turns into a thrown Error, and the Go
+// runtime keeps running. The one path without the guard is mc_push of an
+// unchanged value in normal mode, one call with no defer (see mcPush). A
+// host function that throws (a bug in the loader) never returns a value
+// that could be mistaken for an answer: the loader sets the flag at
+// mc_fault's address and returns, and the bridge panics with the
+// function's name right after the call (checkFault).
 //
 // # Lifetimes
 //

@@ -19,11 +19,13 @@ var (
 // Ready tells the loader that the exports can be called.
 func Ready() { hostReady() }
 
-// recoverEntry turns a panic in an export into a console error and makes the
-// export return *code, so that a bug or a hostile input never stops the Go
-// runtime. Every export defers it, except those of a push and a
-// registration, the hot paths, which defer a closure that calls recover and
-// internalError itself: one call fewer.
+// recoverEntry is the one panic guard of the exports: deferred first thing
+// by every export (but mc_push of an unchanged value, see mcPush), it turns
+// a panic into a console error naming the entry point (name) and makes the
+// export return the failure in *code, so that a bug or a hostile input
+// never stops the Go runtime. An export that answers something else than a
+// code (mc_buffer, mc_fault: an address) passes a code of its own, which it
+// drops: its named result is then still nil.
 func recoverEntry(name string, code *int32) {
 	if p := recover(); p != nil {
 		*code = internalError(name, p)
@@ -65,12 +67,8 @@ const maxBuffer = 64 << 20
 //
 //go:wasmexport mc_buffer
 func mcBuffer(n int32) (p unsafe.Pointer) {
-	defer func() {
-		if r := recover(); r != nil {
-			internalError("the loader's buffer", r)
-			p = nil
-		}
-	}()
+	var failed int32
+	defer recoverEntry("the loader's buffer", &failed)
 	if n > maxBuffer {
 		return nil
 	}
@@ -88,11 +86,7 @@ func mcBuffer(n int32) (p unsafe.Pointer) {
 //
 //go:wasmexport mc_register
 func mcRegister(id, n int32) (code int32) {
-	defer func() {
-		if p := recover(); p != nil {
-			code = internalError("registerResource", p)
-		}
-	}()
+	defer recoverEntry("registerResource", &code)
 	r, err := registry.DecodeRegistration(in[:n])
 	if err != nil {
 		panic(err)
@@ -109,11 +103,7 @@ func mcRegister(id, n int32) (code int32) {
 //
 //go:wasmexport mc_unregister
 func mcUnregister(id int32) (code int32) {
-	defer func() {
-		if p := recover(); p != nil {
-			code = internalError("unregister", p)
-		}
-	}()
+	defer recoverEntry("unregister", &code)
 	if reg.Unregister(registry.ID(id)) {
 		return 1
 	}
@@ -153,11 +143,7 @@ func mcPush(id, push, result, v, debug int32) int32 {
 //
 //go:noinline
 func mcPushGuarded(id, push, result, v, debug int32) (outcome int32) {
-	defer func() {
-		if p := recover(); p != nil {
-			outcome = internalError("onChange", p)
-		}
-	}()
+	defer recoverEntry("onChange", &outcome)
 	reg.SetDebug(debug != 0)
 	return int32(reg.Push(registry.ID(id), uint32(push), registry.Result(result), registry.Value(v)))
 }

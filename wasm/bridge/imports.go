@@ -69,11 +69,8 @@ var fault int32
 //
 //go:wasmexport mc_fault
 func mcFault() (p unsafe.Pointer) {
-	defer func() {
-		if recover() != nil {
-			p = nil
-		}
-	}()
+	var failed int32
+	defer recoverEntry("the loader's fault flag", &failed)
 	return unsafe.Pointer(&fault)
 }
 
