@@ -8,14 +8,34 @@ import (
 	"github.com/modelcontext-go/modelcontext/wasm/registry"
 )
 
-// The MCP servers started by serveMCP, by ID. A server started with a
-// parent option has a second server, its parent's, which answers the parent
-// window and stops with it; parents maps the first's ID to the second's.
+// The MCP servers started by serveMCP, oldest first. A server started with
+// a parent option has a second server, its parent's, which answers the
+// parent window and stops with it. A slice, not a map: a page runs one
+// server or a few, and ranging over a map would link the runtime's map
+// iteration into the module (testdata/bench/PERFORMANCE.md, "The shipped
+// .wasm's size").
 var (
-	servers    = map[int32]*mcp.Server{}
-	parents    = map[int32]int32{}
+	servers    []server
 	lastServer int32
 )
+
+// server is one of servers.
+type server struct {
+	s        *mcp.Server
+	id       int32
+	parent   int32 // the ID of its parent's server, or 0
+	isParent bool  // it is another server's parent server
+}
+
+// serverOf returns server id, or nil.
+func serverOf(id int32) *server {
+	for i := range servers {
+		if servers[i].id == id {
+			return &servers[i]
+		}
+	}
+	return nil
+}
 
 // mc_mcp_start starts an MCP server, and its parent's when the options have
 // a parent. The buffer holds serveMCP's options (mcp.OptionFields, n
@@ -26,15 +46,17 @@ var (
 func mcMCPStart(n int32) (id int32) {
 	defer recoverEntry("serveMCP", &id)
 	opt, err := mcp.ParseOptions(in[:n])
-	for sid, s := range servers {
-		if err == nil && !isParent(sid) {
-			err = s.Conflict(opt)
+	parentServed := false
+	for _, s := range servers {
+		if err == nil && !s.isParent {
+			err = s.s.Conflict(opt)
 		}
+		parentServed = parentServed || s.isParent
 	}
 	msg := ""
 	if err != nil {
 		msg = err.Error()
-	} else if len(opt.Parent) > 0 && len(parents) > 0 {
+	} else if len(opt.Parent) > 0 && parentServed {
 		msg = "serveMCP: an MCP server already serves the parent window; stop it first, or list all the parent's origins in one serveMCP"
 	}
 	if msg != "" {
@@ -42,7 +64,8 @@ func mcMCPStart(n int32) (id int32) {
 	}
 	id = startServer(opt, 0)
 	if len(opt.Parent) > 0 {
-		parents[id] = startServer(mcp.ParentOptions(opt), 1)
+		p := startServer(mcp.ParentOptions(opt), 1)
+		serverOf(id).parent = p
 	}
 	return id
 }
@@ -53,18 +76,8 @@ func startServer(opt mcp.Options, parent int32) int32 {
 	lastServer++
 	hostMCPOpen(lastServer, opt.Channel, joinLines(opt.AllowedOrigins), parent)
 	checkFault("mcpOpen")
-	servers[lastServer] = mcp.New(lastServer, host, reg, opt)
+	servers = append(servers, server{s: mcp.New(lastServer, host, reg, opt), id: lastServer, isParent: parent != 0})
 	return lastServer
-}
-
-// isParent says whether server id is another's parent server.
-func isParent(id int32) bool {
-	for _, p := range parents {
-		if p == id {
-			return true
-		}
-	}
-	return false
 }
 
 // joinLines joins the allowed origins for the loader's mcpOpen, one a line:
@@ -89,9 +102,8 @@ func joinLines(l []string) string {
 //go:wasmexport mc_mcp_stop
 func mcMCPStop(id int32) (code int32) {
 	defer recoverEntry("stop", &code)
-	if p, ok := parents[id]; ok {
-		delete(parents, id)
-		stopServer(p)
+	if s := serverOf(id); s != nil && s.parent != 0 {
+		stopServer(s.parent)
 	}
 	stopServer(id)
 	return 0
@@ -99,12 +111,20 @@ func mcMCPStop(id int32) (code int32) {
 
 // stopServer stops server id, which announces it, and closes its transport.
 func stopServer(id int32) {
-	if s := servers[id]; s != nil {
-		s.Stop()
-		delete(servers, id)
-		hostMCPClose(id)
-		checkFault("mcpClose")
+	s := serverOf(id)
+	if s == nil {
+		return
 	}
+	s.s.Stop()
+	// Looked up again: the announcement called out of Go.
+	for i := range servers {
+		if servers[i].id == id {
+			servers = append(servers[:i], servers[i+1:]...)
+			break
+		}
+	}
+	hostMCPClose(id)
+	checkFault("mcpClose")
 }
 
 // mc_mcp_message hands server id a message event: the buffer holds its
@@ -113,7 +133,7 @@ func stopServer(id int32) {
 //go:wasmexport mc_mcp_message
 func mcMCPMessage(id, n, sameWindow int32) (code int32) {
 	defer recoverEntry("the MCP server", &code)
-	if s := servers[id]; s != nil {
+	if s := serverOf(id); s != nil {
 		// A Message is 1.4 KB: reused rather than allocated per message.
 		// A message handled inside another (a getter that dispatches a
 		// message event) finds it taken and gets one of its own.
@@ -125,7 +145,7 @@ func mcMCPMessage(id, n, sameWindow int32) (code int32) {
 		if err := mcp.DecodeMessage(in[:n], m); err != nil {
 			panic(err)
 		}
-		s.Handle(m, sameWindow != 0)
+		s.s.Handle(m, sameWindow != 0)
 		spareMessage = m
 	}
 	return 0
@@ -141,8 +161,8 @@ var spareMessage *mcp.Message
 //go:wasmexport mc_mcp_read_done
 func mcMCPReadDone(id, req, kind, v, length, errLen int32) (code int32) {
 	defer recoverEntry("the MCP server", &code)
-	if s := servers[id]; s != nil {
-		s.ReadDone(req, mcp.Content(kind), registry.Value(v), int(length), string(in[:errLen]))
+	if s := serverOf(id); s != nil {
+		s.s.ReadDone(req, mcp.Content(kind), registry.Value(v), int(length), string(in[:errLen]))
 	} else {
 		host.Release(registry.Value(v))
 	}
@@ -156,12 +176,12 @@ func mcMCPReadDone(id, req, kind, v, length, errLen int32) (code int32) {
 //go:wasmexport mc_mcp_complete_done
 func mcMCPCompleteDone(id, req, failed, n int32) (code int32) {
 	defer recoverEntry("the MCP server", &code)
-	if s := servers[id]; s != nil {
+	if s := serverOf(id); s != nil {
 		var f registry.Field
 		if err := registry.DecodeFields(in[:n], []*registry.Field{&f}); err != nil {
 			panic(err)
 		}
-		s.CompleteDone(req, f, failed != 0, f.Str)
+		s.s.CompleteDone(req, f, failed != 0, f.Str)
 	}
 	return 0
 }

@@ -44,7 +44,7 @@ func mcStats(which int32) (count int32) {
 	}
 	n := 0
 	for _, s := range servers {
-		n += s.Sessions()
+		n += s.s.Sessions()
 	}
 	return int32(n)
 }
