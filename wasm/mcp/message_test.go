@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/modelcontext-go/modelcontext/wasm/registry"
 	"github.com/modelcontext-go/modelcontext/wasm/registry/registrytest"
@@ -219,4 +220,9 @@ func TestParseOptions(t *testing.T) {
 			}
 		})
 	}
+}
+
+// field returns f's field in m.
+func (f *messageField) field(m *Message) *registry.Field {
+	return (*registry.Field)(unsafe.Add(unsafe.Pointer(m), f.off))
 }
