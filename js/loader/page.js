@@ -54,7 +54,9 @@ function debugOn() {
 // (a blob: script without data-wasm), wasmURL is "" and boot says so.
 // scriptURL is where the script was ("" for the ES module): the classic
 // script's runtime is beside it (loadRuntime). wasmFix is the advice of an
-// error about a .wasm that is not at wasmURL: it names what chose the URL.
+// error about a .wasm that is not at wasmURL: it names what chose the URL
+// ("" for the ES module: the runtime's wasmAdvice tells a bundler's file
+// from the module's own, and names the framework's fix).
 const [wasmURL, scriptURL, wasmFix] = locate();
 
 function locate() {
@@ -69,10 +71,7 @@ function locate() {
     if (typeof set === "string" && set !== "") {
       return [new URL(set, base).href, at, `put modelcontext.wasm at that URL, or correct globalThis.__MODELCONTEXT_WASM_URL__ (${JSON.stringify(set)})`];
     }
-    if (moduleWasmURL) {
-      const bundled = `your bundler emitted the module's .wasm as ${JSON.stringify(moduleWasmURL)}: serve that file, or set globalThis.__MODELCONTEXT_WASM_URL__ before the module loads`;
-      return [new URL(moduleWasmURL, base).href, at, bundled];
-    }
+    if (moduleWasmURL) return [new URL(moduleWasmURL, base).href, at, ""];
     return [new URL("modelcontext.wasm", at).href, at, fix];
   } catch {
     return ["", at, fix];

@@ -29,7 +29,7 @@ async function boot(fetched) {
     throw new Error(`modelcontext: could not fetch ${where}: ${describe(e)} (a wrong URL, the network, or a Content-Security-Policy connect-src that does not allow it)`);
   }
   if (!ArrayBuffer.isView(response) && !response.ok) {
-    throw new Error(`modelcontext: could not fetch ${where}: HTTP ${response.status} ${response.statusText}; ${wasmFix}`);
+    throw new Error(`modelcontext: could not fetch ${where}: HTTP ${response.status} ${response.statusText}; ${wasmAdvice()}`);
   }
   go = new Go();
   go.importObject.modelcontext = imports();
@@ -43,6 +43,52 @@ async function boot(fetched) {
     fail(err);
     console.error(err.message);
   });
+}
+
+/**
+ * wasmAdvice is the advice of an error about a .wasm that is not at wasmURL:
+ * page.js's wasmFix where the tag or the page chose the URL; for the ES
+ * module, what did: a bundler that emitted the file under a name of its own,
+ * Vite's dependency pre-bundler that moved the module away from it, or
+ * nothing (the module looked beside itself, where no bundler put the file),
+ * with the fix of the framework the page shows (frameworkOf).
+ */
+function wasmAdvice() {
+  if (wasmFix) return wasmFix;
+  const path = new URL(wasmURL).pathname;
+  const framework = frameworkOf();
+  const on = framework ? ` (the page runs ${framework})` : "";
+  const or = "or set globalThis.__MODELCONTEXT_WASM_URL__ before the module loads";
+  if (/\/deps\/modelcontext\.wasm$/.test(path)) {
+    const fix = framework === "Nuxt" ? `add "modelcontext/nuxt" to the modules of nuxt.config` : `add optimizeDeps: { exclude: ["modelcontext"] } to the Vite config`;
+    return `Vite's dependency pre-bundler moved the module away from its .wasm${on}: ${fix}`;
+  }
+  if (!path.endsWith("/modelcontext.wasm")) return `your bundler emitted the module's .wasm as ${JSON.stringify(wasmURL)}${on}: serve that file with the rest of the build, ${or}`;
+  /** @type {Record<string, string>} */
+  const fixes = {
+    Angular: `Angular's application builder (17.1 and later) emits it through the package's "es2020" export; with another builder, add {"glob": "modelcontext.wasm", "input": "node_modules/modelcontext", "output": "/"} to the build's "assets" in angular.json`,
+    Nuxt: `add "modelcontext/nuxt" to the modules of nuxt.config`,
+    "Next.js": "Next.js emits it when a component imports the package: import it, not a copy of its file",
+    "Vite's dev server": "let Vite's server.fs.allow reach the package's folder",
+  };
+  const fix = fixes[Object.keys(fixes).find((k) => framework.startsWith(k)) || ""] || "copy node_modules/modelcontext/modelcontext.wasm there, beside the bundle (as esbuild needs)";
+  return `no bundler emitted the module's .wasm, so the module looked for it beside itself${on}; ${fix}, ${or}`;
+}
+
+/**
+ * frameworkOf names the framework the page shows, for wasmAdvice: Angular
+ * (the ng-version attribute of its root), Nuxt (window.__NUXT__), Next.js
+ * (__NEXT_DATA__, or its scripts under /_next/), Vite's dev server (its
+ * /@vite/client); "" for none of them.
+ */
+function frameworkOf() {
+  const g = /** @type {any} */ (globalThis);
+  const ng = document.querySelector("[ng-version]");
+  if (ng) return `Angular ${ng.getAttribute("ng-version")}`;
+  if (g.__NUXT__ || document.getElementById("__NUXT_DATA__")) return "Nuxt";
+  if (g.__NEXT_DATA__ || g.__next_f || document.querySelector('script[src*="/_next/"]')) return "Next.js";
+  if (document.querySelector('script[src$="/@vite/client"]')) return "Vite's dev server";
+  return "";
 }
 
 /**
@@ -68,7 +114,7 @@ async function instantiate(response, where) {
       }
     }
     if (type === "text/html") {
-      throw new Error(`modelcontext: ${where} is missing: the server answered with an HTML page, as many servers do for a file they do not have; ${wasmFix}`);
+      throw new Error(`modelcontext: ${where} is missing: the server answered with an HTML page, as many servers do for a file they do not have; ${wasmAdvice()}`);
     }
     const bytes = new Uint8Array(await response.arrayBuffer());
     if (!WASM_MAGIC.every((b, i) => bytes[i] === b)) {
