@@ -5,10 +5,12 @@
 // "modelcontext" in compilerOptions.types, also types `document.modelContext`.
 // Without npm, list this file in your tsconfig's "files" or "include".
 //
-// With a WebMCP type package in the same program (@mcp-b/webmcp-types, whose
-// `document.modelContext` is optional because browsers do not ship WebMCP
-// yet), these members are added to its ModelContext, so that registerTool and
-// registerResource are both typed on `document.modelContext`.
+// With a WebMCP type package in the same program (@mcp-b/webmcp-types, or the
+// global WebMCP namespace that @angular/core 22.2.5 and later ship, both of
+// which make `document.modelContext` optional because browsers do not ship
+// WebMCP yet), these members are added to its ModelContext, so that
+// registerTool and registerResource are both typed on `document.modelContext`
+// (there, `document.modelContext?.readResource(...)`, or the named imports).
 
 /** MCP annotations of a resource. */
 export interface ResourceAnnotations {
@@ -382,8 +384,15 @@ interface DocumentModelContext {
  */
 type WebMCPTypesPresent = typeof globalThis extends { ModelContext: unknown } ? true : false;
 
+/**
+ * Whether Angular's WebMCP types are in the program: @angular/core 22.2.5 and
+ * later declare document.modelContext (optional) as their global
+ * WebMCP.ModelContext, whose getTools tells it from the one this file opens.
+ */
+type AngularWebMCPPresent = WebMCP.ModelContext extends { getTools: unknown } ? true : false;
+
 /** What this file adds to Document: document.modelContext, unless a WebMCP type package declares it. */
-type ModelContextDocument = WebMCPTypesPresent extends true ? {} : DocumentModelContext;
+type ModelContextDocument = WebMCPTypesPresent extends true ? {} : AngularWebMCPPresent extends true ? {} : DocumentModelContext;
 
 declare global {
   // document.modelContext is declared here only when no WebMCP type package
@@ -408,6 +417,25 @@ declare global {
    */
   // eslint-disable-next-line no-var
   var __MODELCONTEXT_BOOT__: "lazy" | "eager" | "idle" | undefined;
+  // With Angular's WebMCP types, their WebMCP.ModelContext (the type of
+  // document.modelContext there) gets these members. Without them, this
+  // declares an interface nothing uses.
+  namespace WebMCP {
+    interface ModelContext extends ModelContextResourceMembers {
+      addEventListener<K extends keyof ModelContextResourcesEventMap>(
+        type: K,
+        listener: (this: ModelContext, ev: ModelContextResourcesEventMap[K]) => unknown,
+        options?: boolean | AddEventListenerOptions,
+      ): void;
+      addEventListener(type: string, listener: EventListenerOrEventListenerObject | null, options?: boolean | AddEventListenerOptions): void;
+      removeEventListener<K extends keyof ModelContextResourcesEventMap>(
+        type: K,
+        listener: (this: ModelContext, ev: ModelContextResourcesEventMap[K]) => unknown,
+        options?: boolean | EventListenerOptions,
+      ): void;
+      removeEventListener(type: string, listener: EventListenerOrEventListenerObject | null, options?: boolean | EventListenerOptions): void;
+    }
+  }
 }
 
 // With @mcp-b/webmcp-types, its ModelContext (the type of its
