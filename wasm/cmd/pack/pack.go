@@ -23,9 +23,10 @@ import (
 // source is where a shipped file comes from, relative to the repository root;
 // dist marks the files of `make build`, notice the one pack writes itself.
 type source struct {
-	name string // its name in the package
-	from string // its path in the repository, or "" for the notice
-	dist bool   // from is relative to -dist instead
+	name   string                       // its name in the package
+	from   string                       // its path in the repository, or "" for the notice
+	dist   bool                         // from is relative to -dist instead
+	derive func([]byte) ([]byte, error) // if set, what is shipped is derive(from's bytes)
 }
 
 // shipped are the files of the package, in the order of `npm pack`'s listing.
@@ -34,12 +35,15 @@ var shipped = []source{
 	{name: "LICENSE", from: "LICENSE"},
 	{name: "README.md", from: "js/README.md"},
 	{name: "THIRD_PARTY_NOTICES"},
+	{name: "angular.mjs", from: "modelcontext.mjs", dist: true, derive: angularModule},
 	{name: "modelcontext-runtime.js", from: "modelcontext-runtime.js", dist: true},
 	{name: "modelcontext.cjs", from: "modelcontext.cjs", dist: true},
 	{name: "modelcontext.d.ts", from: "js/modelcontext.d.ts"},
 	{name: "modelcontext.js", from: "modelcontext.js", dist: true},
 	{name: "modelcontext.mjs", from: "modelcontext.mjs", dist: true},
 	{name: "modelcontext.wasm", from: "modelcontext.wasm", dist: true},
+	{name: "nuxt.d.ts", from: "js/nuxt/nuxt.d.ts"},
+	{name: "nuxt.mjs", from: "js/nuxt/nuxt.mjs"},
 	{name: "package.json", from: "js/package.json"},
 	{name: "react.d.ts", from: "js/react/react.d.ts"},
 	{name: "react.mjs", from: "js/react/react.js"},
@@ -108,6 +112,11 @@ func run(args []string, stdout io.Writer) error {
 		default:
 			if b, err = os.ReadFile(filepath.Join(*root, f.from)); err != nil {
 				return err
+			}
+		}
+		if f.derive != nil {
+			if b, err = f.derive(b); err != nil {
+				return fmt.Errorf("%s: %w", f.name, err)
 			}
 		}
 		if err := os.WriteFile(filepath.Join(stage, f.name), b, 0o644); err != nil {
@@ -342,4 +351,38 @@ func exportTargets(raw json.RawMessage) ([]string, error) {
 		out = append(out, t...)
 	}
 	return out, nil
+}
+
+// moduleWasmURL is how the ES module finds its .wasm, as jsbuild writes it
+// (minified): beside itself, in the form Vite, webpack, Rollup and Parcel
+// rewrite into the file they emit.
+const moduleWasmURL = `new URL("modelcontext.wasm",import.meta.url)`
+
+// angularModule derives angular.mjs, the ES module for Angular's application
+// builder (package.json's "es2020" condition, in a browser build), from
+// modelcontext.mjs. That builder, esbuild, leaves new URL(..., import.meta.url)
+// as it is and emits no .wasm; it does emit a file imported with
+// { loader: "file" } (Angular 17.1 and later) and hands back its path, which
+// the module then finds its .wasm at: media/modelcontext-<hash>.wasm beside
+// the app's chunks, from ng build and ng serve alike, with nothing in
+// angular.json.
+func angularModule(mjs []byte) ([]byte, error) {
+	if n := bytes.Count(mjs, []byte(moduleWasmURL)); n != 1 {
+		return nil, fmt.Errorf("modelcontext.mjs holds %s %d times, want once: has jsbuild changed how the module finds its .wasm?", moduleWasmURL, n)
+	}
+	// The header comment stays first; the import goes after it.
+	header, body := []byte(nil), mjs
+	for bytes.HasPrefix(body, []byte("//")) {
+		end := bytes.IndexByte(body, '\n') + 1
+		if end == 0 {
+			return nil, errors.New("modelcontext.mjs is all comment")
+		}
+		header, body = append(header, body[:end]...), body[end:]
+	}
+	var b bytes.Buffer
+	b.Write(header)
+	b.WriteString("// For Angular's application builder (esbuild), which emits the .wasm imported here.\n")
+	b.WriteString(`import modelcontextWasmFile from "./modelcontext.wasm" with { loader: "file" };` + "\n")
+	b.Write(bytes.Replace(body, []byte(moduleWasmURL), []byte(`new URL(modelcontextWasmFile,import.meta.url)`), 1))
+	return b.Bytes(), nil
 }

@@ -172,11 +172,47 @@ func TestPack(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		if f.derive != nil {
+			if want, err = f.derive(want); err != nil {
+				t.Fatal(err)
+			}
+		}
 		if !bytes.Equal(staged, want) {
 			t.Errorf("package/%s differs from %s", f.name, from)
 		}
 	}
 }
+
+// TestAngularModule: angular.mjs is modelcontext.mjs with its header first,
+// then the import of the .wasm that Angular's builder emits, and the URL of
+// that file where the module looked beside itself; a module in which the
+// form jsbuild writes is not found once is refused.
+func TestAngularModule(t *testing.T) {
+	mjs := []byte("// modelcontext 1\n// (MIT)\nlet a=\"\";try{a=String(new URL(\"modelcontext.wasm\",import.meta.url))}catch{}export const x=a;\n")
+	got, err := angularModule(mjs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "// modelcontext 1\n// (MIT)\n" +
+		"// For Angular's application builder (esbuild), which emits the .wasm imported here.\n" +
+		`import modelcontextWasmFile from "./modelcontext.wasm" with { loader: "file" };` + "\n" +
+		"let a=\"\";try{a=String(new URL(modelcontextWasmFile,import.meta.url))}catch{}export const x=a;\n"
+	if string(got) != want {
+		t.Errorf("angularModule:\n%s\nwant\n%s", got, want)
+	}
+	for _, bad := range []string{"let a=new URL(\"x.wasm\",import.meta.url);", mjsURLTwice} {
+		if _, err := angularModule([]byte(bad)); err == nil || !strings.Contains(err.Error(), "want once") {
+			t.Errorf("angularModule(%q): %v, want an error that the form is not there once", bad, err)
+		}
+	}
+	if b, err := os.ReadFile(filepath.Join(root, "dist", "modelcontext.mjs")); err == nil {
+		if _, err := angularModule(b); err != nil {
+			t.Errorf("dist/modelcontext.mjs: %v", err)
+		}
+	}
+}
+
+const mjsURLTwice = `new URL("modelcontext.wasm",import.meta.url);new URL("modelcontext.wasm",import.meta.url)`
 
 // TestREADMEInstall runs README.md's install commands as written, from the
 // checkout, with a fresh app folder for "/path/to/your-app": make pack, then
