@@ -625,6 +625,53 @@ test-recipes: $(TARBALL) test-deps $(RECIPES_APP)/node_modules/.package-lock.jso
 test-harness: $(TARBALL) test-deps $(HARNESS)/node_modules/.package-lock.json
 	$(call install_tarball,$(HARNESS)) && CHROMIUM="$(BIN)/chromium" node --test harness.test.mjs
 
+# test-angular: the Angular 22 workspace (testdata/frameworks/angular: the
+# esbuild application builder; projects csr, the browser alone, and ssr,
+# server-side rendering with / prerendered) against the tarball, with
+# nothing about modelcontext in angular.json. Its npm ci runs install
+# scripts, for the Node.js 22 the Angular CLI needs (the npm package node,
+# which its lock pins, first on PATH); the fresh tarball is installed with
+# --no-save; ng build csr and ng build ssr (each type-checks the app under
+# strict with skipLibCheck off, beside Angular's own WebMCP types) print
+# into build-<project>.log, which the tests check. wasm/frameworks/angular
+# serves both builds (ssr with the app's own server on that Node.js), runs
+# ng serve, and drives each in headless Chromium.
+#
+# test-nuxt: the Nuxt 4 app (testdata/frameworks/nuxt: Vite 7, Pinia, the
+# modelcontext/nuxt module, one line of nuxt.config) the same way: nuxt
+# typecheck (vue-tsc) into typecheck.log, nuxt build into build.log;
+# wasm/frameworks/nuxt serves the build with Nitro's server on that
+# Node.js, runs nuxt dev, and drives each in headless Chromium.
+.PHONY: test-angular test-nuxt
+ANGULAR_APP := testdata/frameworks/angular
+NUXT_APP    := testdata/frameworks/nuxt
+TEST_REST   += test-angular test-nuxt
+# on_node22 puts the app's pinned Node.js (and its CLIs) first on PATH.
+on_node22 = export PATH="$$PWD/node_modules/.bin:$$PATH"
+ng_build = { ng build $(1) > build-$(1).log 2>&1 || { cat build-$(1).log; exit 1; }; }
+
+$(ANGULAR_APP)/node_modules/.package-lock.json: $(ANGULAR_APP)/package-lock.json
+	$(call npm_ci,$(ANGULAR_APP))
+	@touch $@
+
+$(NUXT_APP)/node_modules/.package-lock.json: $(NUXT_APP)/package-lock.json
+	$(call npm_ci,$(NUXT_APP))
+	@touch $@
+
+# The package ships js/nuxt (the modelcontext/nuxt module).
+$(TARBALL): $(wildcard js/nuxt/*)
+
+test-angular: $(TARBALL) test-deps $(ANGULAR_APP)/node_modules/.package-lock.json
+	$(call install_tarball,$(ANGULAR_APP)) && rm -rf dist .angular && $(on_node22) && export NG_CLI_ANALYTICS=false && \
+		$(call ng_build,csr) && $(call ng_build,ssr)
+	NG_CLI_ANALYTICS=false CHROMIUM="$(BIN)/chromium" $(GO) test -count=1 -timeout 20m ./wasm/frameworks/angular
+
+test-nuxt: $(TARBALL) test-deps $(NUXT_APP)/node_modules/.package-lock.json
+	$(call install_tarball,$(NUXT_APP)) && rm -rf .nuxt .output && $(on_node22) && export NUXT_TELEMETRY_DISABLED=1 && \
+		{ nuxt typecheck > typecheck.log 2>&1 || { cat typecheck.log; exit 1; }; } && \
+		{ nuxt build > build.log 2>&1 || { cat build.log; exit 1; }; }
+	NUXT_TELEMETRY_DISABLED=1 CHROMIUM="$(BIN)/chromium" $(GO) test -count=1 -timeout 20m ./wasm/frameworks/nuxt
+
 # test-prep: every npm install, build and tool that make test's targets need
 # (each target still names its own, so that it runs alone).
 TEST_NPM := testdata/types/node_modules/.package-lock.json $(MCPCLIENT)/node_modules/.package-lock.json \
@@ -635,5 +682,7 @@ TEST_NPM := testdata/types/node_modules/.package-lock.json $(MCPCLIENT)/node_mod
 	$(NEXT_APP)/node_modules/.package-lock.json $(SWAPS)
 TEST_NPM += $(SVELTEKIT_APP)/node_modules/.package-lock.json $(ASTRO_APP)/node_modules/.package-lock.json \
 	$(RECIPES_APP)/node_modules/.package-lock.json $(HARNESS)/node_modules/.package-lock.json
+
+TEST_NPM += $(ANGULAR_APP)/node_modules/.package-lock.json $(NUXT_APP)/node_modules/.package-lock.json
 
 test-prep: test-deps build-test demo-app mcpclient extension $(TARBALL) $(BRIDGE_GOROOT)/lib/wasm/wasm_exec.js $(TEST_NPM)
