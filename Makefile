@@ -119,10 +119,10 @@ bench-page: build test-deps mcpclient $(LIGHTHOUSE)
 
 # The bindings (js/react, js/vue) are files of their own, listed apart: a
 # page that does not import one downloads none of it.
+# It also writes testdata/bench/SIZES.md, the table the docs link to.
 size: build
-	@$(GO) run ./wasm/cmd/size dist/modelcontext.wasm dist/modelcontext.js dist/modelcontext-runtime.js
-	@echo "bindings, only for pages that import them:"
-	@$(GO) run ./wasm/cmd/size js/react/react.js js/vue/vue.js
+	@$(GO) run ./wasm/cmd/size -md testdata/bench/SIZES.md dist/modelcontext.wasm dist/modelcontext.js dist/modelcontext-runtime.js \
+		js/react/react.js js/vue/vue.js
 
 # npm_ci,dir[,flags] installs dir's locked packages from npm's cache when it
 # has them, without asking the registry again (the lock file pins each

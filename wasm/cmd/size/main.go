@@ -1,16 +1,21 @@
 // Command size prints the raw, gzip and brotli sizes of the files it is given:
-// what a page pays to download the module.
+// what a page pays to download the module, each against its budget where it
+// has one. With -md it also writes them as a Markdown table, the one place
+// the docs take the module's sizes from (make size writes
+// testdata/bench/SIZES.md).
 //
-//	go run ./wasm/cmd/size dist/modelcontext.wasm dist/modelcontext.js
+//	go run ./wasm/cmd/size [-md FILE] dist/modelcontext.wasm dist/modelcontext.js
 package main
 
 import (
 	"bytes"
 	"compress/gzip"
+	"flag"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/andybalholm/brotli"
 )
@@ -44,11 +49,27 @@ func Measure(b []byte) (Sizes, error) {
 	return Sizes{Raw: len(b), Gzip: gz.Len(), Brotli: br.Len()}, nil
 }
 
-func run(files []string, out io.Writer) error {
-	if len(files) == 0 {
-		return fmt.Errorf("usage: size FILE...")
+// budgets are the most brotli bytes a shipped file may have.
+var budgets = map[string]int{
+	"modelcontext.js":   8000,   // the script every visit downloads
+	"modelcontext.wasm": 443466, // what the first consumer contact fetches
+}
+
+func run(args []string, out io.Writer) error {
+	fl := flag.NewFlagSet("size", flag.ContinueOnError)
+	md := fl.String("md", "", "also write the sizes as a Markdown table into this `file`")
+	if err := fl.Parse(args); err != nil {
+		return err
 	}
+	files := fl.Args()
+	if len(files) == 0 {
+		return fmt.Errorf("usage: size [-md FILE] FILE...")
+	}
+	var table strings.Builder
+	table.WriteString("<!-- Written by make size (wasm/cmd/size) from the files make build writes; do not edit. -->\n" +
+		"| file | raw | gzip | brotli | brotli budget |\n|---|---:|---:|---:|---|\n")
 	fmt.Fprintf(out, "%-22s %10s %10s %10s\n", "file", "raw", "gzip", "brotli")
+	var over []string
 	for _, f := range files {
 		b, err := os.ReadFile(f)
 		if err != nil {
@@ -58,7 +79,23 @@ func run(files []string, out io.Writer) error {
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(out, "%-22s %10s %10s %10s\n", filepath.Base(f), kb(s.Raw), kb(s.Gzip), kb(s.Brotli))
+		name := filepath.Base(f)
+		fmt.Fprintf(out, "%-22s %10s %10s %10s\n", name, kb(s.Raw), kb(s.Gzip), kb(s.Brotli))
+		budget := ""
+		if max, ok := budgets[name]; ok {
+			budget = fmt.Sprintf("%d B", max)
+			if s.Brotli > max {
+				budget += " (over)"
+				over = append(over, fmt.Sprintf("%s: %d B brotli, over its budget of %d B", name, s.Brotli, max))
+			}
+		}
+		fmt.Fprintf(&table, "| `%s` | %d B | %d B | %d B | %s |\n", name, s.Raw, s.Gzip, s.Brotli, budget)
+	}
+	for _, o := range over {
+		fmt.Fprintln(out, "OVER BUDGET", o)
+	}
+	if *md != "" {
+		return os.WriteFile(*md, []byte(table.String()), 0o644)
 	}
 	return nil
 }
