@@ -285,10 +285,25 @@ TEST_CHECKS := lint types check-loader test-host test-node test-patch
 TEST_REST   := test-wasm test-goapi test-edge test-package test-frameworks test-next test-relay \
 	test-sveltekit test-astro test-recipes test-harness
 
+# -Oline: each line as it is written, so that progress shows while the
+# parallel targets run, never two half-lines mixed.
 test:
-	@$(MAKE) --no-print-directory -j3 -O test-prep
-	@$(MAKE) --no-print-directory -j2 -O test-browser test-checks
+	@$(MAKE) --no-print-directory -j3 -Oline test-prep
+	@$(MAKE) --no-print-directory -j2 -Oline test-browser test-checks
 	@$(MAKE) --no-print-directory $(TEST_REST)
+
+# help lists the targets a developer runs; the fast lane first.
+.PHONY: help
+help:
+	@echo "make test-host     the core on the host with -race, fuzzing, the doc checks (a minute or two): the fast lane"
+	@echo "make check-loader  the loader's types and small pieces; make types: the .d.ts and every ts example"
+	@echo "make test-browser  the contract and MCP in headless Chromium against dist/ (the longest part)"
+	@echo "make test          everything above and below, as CI runs it (.ci/run)"
+	@echo "make test-wasm test-goapi test-node test-patch test-edge test-package test-relay"
+	@echo "make test-frameworks test-next test-angular test-nuxt test-sveltekit test-astro test-recipes test-harness"
+	@echo "                   each part of make test alone"
+	@echo "make demo          the demo shop on http://$(ADDR)/"
+	@echo "make build size bench bench-agent pack edge fuzz devtools-screenshot"
 
 test-checks:
 	@for t in $(TEST_CHECKS); do $(MAKE) --no-print-directory $$t || exit 1; done
