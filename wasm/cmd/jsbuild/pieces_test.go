@@ -13,9 +13,9 @@ import (
 
 // TestGoInSmallPieces holds the repository's Go, tests and testdata aside, to
 // functions (declarations and literals) of at most 100 lines, from the line
-// of func to the line of its closing brace. A file over 600 lines is only a
-// warning (go test -v shows it): files are split by concept, not to fit a number. (make
-// check-loader does the same for the JavaScript, with
+// of func to the line of its closing brace, and files of at most 600 lines,
+// as wasm/README.md promises: a longer file holds more than one concept. (make
+// check-loader checks the JavaScript's functions, with
 // testdata/types/pieces.mjs.)
 func TestGoInSmallPieces(t *testing.T) {
 	const longFile, maxFunction = 600, 100
@@ -42,7 +42,7 @@ func TestGoInSmallPieces(t *testing.T) {
 		}
 		rel, _ := filepath.Rel(root, path)
 		if n := strings.Count(string(src), "\n"); n > longFile {
-			t.Logf("warning: %s: %d lines; does it hold one concept?", rel, n)
+			t.Errorf("%s: %d lines (at most %d): split it by concept", rel, n, longFile)
 		}
 		fset := token.NewFileSet()
 		f, err := parser.ParseFile(fset, path, src, parser.SkipObjectResolution)
