@@ -92,7 +92,7 @@ func moduleURLs(t testing.TB) (jsURL, runtimeURL, wasmURL string) {
 		module.wasm = blob("modelcontext.wasm", "application/wasm")
 	})
 	if module.err != nil {
-		t.Fatalf("%v: the module is not staged; run `make test-goapi`, which builds it and copies the test build's modelcontext.js and runtime and dist/'s .wasm to wasm/modelcontext/testdata/dist", module.err)
+		t.Fatalf("%v: the module is not staged; run `make test-goapi`, which builds it and copies the test build's modelcontext.js, runtime and .wasm (.cache/testdist) to wasm/modelcontext/testdata/dist", module.err)
 	}
 	return module.js, module.rt, module.wasm
 }
