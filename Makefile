@@ -533,6 +533,14 @@ bench-frameworks: $(TARBALL) test-deps testdata/frameworks/vite-react/node_modul
 	$(call framework_app,vite-react)
 	CHROMIUM="$(BIN)/chromium" $(GO) test -count=1 -run '^TestPushCost$$' -v ./wasm/frameworks -args -push-cost
 
+# bench-floods (part of make bench): a connected frame's four floods, held to
+# their time bounds (the page's longest task of its own ≤ 50 ms, timer ticks),
+# which make test only measures and logs (wasm/e2e's TestConnectFrameFloods).
+.PHONY: bench-floods
+bench: bench-floods
+bench-floods: build build-test test-deps mcpclient
+	CHROMIUM="$(BIN)/chromium" $(GO) test -count=1 -run '^TestConnectFrameFloods$$' -v ./wasm/e2e -args -floods-timing
+
 # bench-devtools (part of make bench): a push with the DevTools panel's hook
 # recording, against no panel and against the module with the inspection
 # channel's checks taken out, in one page (wasm/relay's TestDevToolsPushCost).

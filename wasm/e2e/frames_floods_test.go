@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"net"
 	"net/http"
@@ -24,6 +25,9 @@ import (
 // During each flood the page stays responsive and afterwards its memory is
 // what it was; each flood ends in a sentinel that shows the page applied
 // the frame's latest list (or value).
+
+// floodsTiming holds the floods to their time bounds (make bench-floods).
+var floodsTiming = flag.Bool("floods-timing", false, "hold the frame floods to their time bounds (longest task, timer ticks), as make bench-floods does")
 
 // floodSite is a second loopback address: a site other than the page's
 // (127.0.0.1), which the shared browser's host rules would refuse.
@@ -149,6 +153,15 @@ func TestConnectFrameFloods(t *testing.T) {
 			// The read before the flood, the one held through it.
 			if c.op == "updates" && m.Done.Reads > 2 {
 				t.Errorf("the frame was asked %v reads, want 2: the read before the flood and one in flight", m.Done.Reads)
+			}
+			// Time is measured, and held to its bounds only by make bench
+			// (-floods-timing): wall-clock bounds fail for a busy machine's
+			// sake, not the module's, beside make test's other targets.
+			if !*floodsTiming {
+				if slow := floodSlow(m); slow != "" {
+					t.Logf("%s (held to it by make bench-floods)", slow)
+				}
+				return
 			}
 			for try := 2; ; try++ {
 				slow := floodSlow(m)
