@@ -1,6 +1,6 @@
 // Types for modelcontext/vue: Vue composables over modelcontext (Vue >= 3.3).
 import type { MaybeRefOrGetter, ShallowRef } from "vue";
-import type { ResourceDescriptor } from "modelcontext";
+import type { ResourceDescriptor, ResourceInfo } from "modelcontext";
 
 /**
  * The fields useResource registers: a resource descriptor without get,
@@ -24,3 +24,9 @@ export declare function useResource<T>(descriptor: MaybeRefOrGetter<ResourceFiel
  * then each resourceupdated; undefined until known.
  */
 export declare function useResourceValue<T = unknown>(uri: string): Readonly<ShallowRef<T | undefined>>;
+
+/**
+ * A ref of getResources(), read again on each resourcelistchanged while the
+ * calling effect scope lives; [] where the module cannot answer.
+ */
+export declare function useResources(): Readonly<ShallowRef<ResourceInfo[]>>;

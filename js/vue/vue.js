@@ -149,3 +149,26 @@ export function useResourceValue(uri) {
   }
   return value;
 }
+
+/**
+ * useResources returns a ref of getResources(), read again on each
+ * resourcelistchanged while the calling effect scope lives; [] where the
+ * module cannot answer (no document, or a failed load).
+ */
+export function useResources() {
+  /** @type {import("vue").ShallowRef<any[]>} */
+  const list = shallowRef([]);
+  if (typeof document === "undefined" || !document.modelContext) return list;
+  const mc = document.modelContext;
+  const read = () => {
+    try {
+      list.value = getResources();
+    } catch {
+      list.value = []; // the module could not load: ready says why
+    }
+  };
+  mc.addEventListener("resourcelistchanged", read);
+  read();
+  if (getCurrentScope()) onScopeDispose(() => mc.removeEventListener("resourcelistchanged", read));
+  return list;
+}

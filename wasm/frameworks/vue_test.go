@@ -64,9 +64,13 @@ func TestVue(t *testing.T) {
 		t.Errorf("after the new title the click pushed %s", read)
 	}
 
+	// useResources follows the list: the two resources now.
+	p.waitFor(`document.getElementById("listed").textContent === "state://clicks state://tasks"`, `document.getElementById("listed").textContent`)
+
 	// Unmounting (the scope's disposal) unregisters; mounting registers again.
 	p.click("toggle")
 	p.waitFor(`document.modelContext.getResources().length === 1`, `document.modelContext.getResources()`)
+	p.waitFor(`document.getElementById("listed").textContent === "state://tasks"`, `document.getElementById("listed").textContent`)
 	if got, want := p.listed(), []string{tasks + " "}; !equal(got, want) {
 		t.Errorf("after unmounting getResources lists %q, want %q", got, want)
 	}

@@ -1,7 +1,7 @@
 // modelcontext/vue's types as an app uses them; each @ts-expect-error is a
 // mistake the types must catch.
 import { reactive, ref, type Ref } from "vue";
-import { useResource, useResourceValue } from "modelcontext/vue";
+import { useResource, useResources, useResourceValue } from "modelcontext/vue";
 
 const items = ref([{ sku: "tea" }]);
 useResource({ uri: "state://cart", name: "cart" }, items);
@@ -13,4 +13,6 @@ const seen = useResourceValue<{ sku: string }[]>("state://cart");
 const n: number | undefined = seen.value?.length;
 // @ts-expect-error the ref is read-only
 seen.value = [];
+const uris: string[] = useResources().value.map((r) => r.uri);
+export const listedUris = uris;
 export const out: [number | undefined, Ref<{ sku: string }[]>] = [n, items];
