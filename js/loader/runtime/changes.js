@@ -6,22 +6,25 @@
 // (RFC 6902, patch.js) are made between JSON texts: the comparison key of a
 // plain pushed value is its JSON text, so a push pays nothing more for them.
 
-// Removals remembered (the list changes a registration does not keep); an
-// older revision answers reset.
+// Removals remembered (the list changes a registration does not keep), in
+// a ring of REMOVALS_KEPT: a uri, the revision it entered the list at and the
+// one it left at (0 until its resourcelistchanged steps). An older revision
+// than the ring holds answers reset. Nothing is allocated per list change.
 const REMOVALS_KEPT = 1024;
-/** @type {{uri: string, addedAt: number, at: number}[]} */
-const removals = [];
+/** @type {string[]} */
+const removedURIs = new Array(REMOVALS_KEPT).fill("");
+const removedAdded = new Float64Array(REMOVALS_KEPT);
+const removedAt = new Float64Array(REMOVALS_KEPT);
+let removalsMade = 0;
+let removalsPending = 0;
 let forgottenBefore = 0;
 
-/**
- * @typedef {object} Pending a list change waiting for its revision: r
- * registered (replaced: it took another's place), or a removal
- * @property {Registration | null} r
- * @property {boolean} replaced
- * @property {{uri: string, addedAt: number, at: number} | null} removal
- */
-/** @type {Pending[]} */
-const pendingChanges = [];
+// The registrations waiting for the step of their resourcelistchanged, and
+// whether each replaced another (then it is stamped updated, not added).
+/** @type {Registration[]} */
+const pendingRegs = [];
+/** @type {boolean[]} */
+const pendingReplaced = [];
 
 /**
  * noteRegistered stamps r, which entered the list or replaced old there, at
@@ -32,7 +35,9 @@ const pendingChanges = [];
 function noteRegistered(r, old) {
   r.addedAt = old ? old.addedAt : pageRevision.value + 1;
   if (old) r.pushedAt = old.pushedAt; // a replacement's first push patches from the value before it
-  if (!r.template) pendingChanges.push({ r, replaced: !!old, removal: null });
+  if (r.template) return;
+  pendingRegs.push(r);
+  pendingReplaced.push(old !== undefined);
 }
 
 /**
@@ -40,24 +45,29 @@ function noteRegistered(r, old) {
  * @param {Registration} r
  */
 function noteRemoved(r) {
-  if (!r.template) pendingChanges.push({ r: null, replaced: false, removal: { uri: r.key, addedAt: r.addedAt, at: 0 } });
+  if (r.template) return;
+  const i = removalsMade++ % REMOVALS_KEPT;
+  if (removalsMade > REMOVALS_KEPT) {
+    // The oldest is forgotten: changesSince before it answers reset.
+    forgottenBefore = removedAt[i] !== 0 ? removedAt[i] : pageRevision.value + 1;
+  }
+  removedURIs[i] = r.key;
+  removedAdded[i] = r.addedAt;
+  removedAt[i] = 0;
+  removalsPending++;
 }
 
 // stepList steps the revision for one resourcelistchanged and stamps the
 // list changes it reports.
 function stepList() {
   const n = ++pageRevision.value;
-  for (const p of pendingChanges) {
-    if (p.r !== null) {
-      if (p.replaced) p.r.changedAt = n;
-      else p.r.addedAt = n;
-    } else if (p.removal !== null) {
-      p.removal.at = n;
-      removals.push(p.removal);
-      if (removals.length > REMOVALS_KEPT) forgottenBefore = /** @type {{at: number}} */ (removals.shift()).at;
-    }
+  for (let i = 0; i < pendingRegs.length; i++) {
+    if (pendingReplaced[i]) pendingRegs[i].changedAt = n;
+    else pendingRegs[i].addedAt = n;
   }
-  pendingChanges.length = 0;
+  pendingRegs.length = 0;
+  pendingReplaced.length = 0;
+  for (; removalsPending > 0; removalsPending--) removedAt[(removalsMade - removalsPending) % REMOVALS_KEPT] = n;
   return n;
 }
 
@@ -87,7 +97,11 @@ function changesNow(since) {
   }
   /** @type {Set<string>} */
   const removed = new Set();
-  for (const x of removals) if (x.at > since && x.addedAt <= since && !resources.has(x.uri)) removed.add(x.uri);
+  for (let k = Math.max(0, removalsMade - REMOVALS_KEPT); k < removalsMade; k++) {
+    const i = k % REMOVALS_KEPT;
+    const at = removedAt[i] === 0 ? Infinity : removedAt[i]; // 0: its step is still to come
+    if (at > since && removedAdded[i] <= since && !resources.has(removedURIs[i])) removed.add(removedURIs[i]);
+  }
   return { revision, updated, added, removed: Array.from(removed) };
 }
 
