@@ -8,6 +8,9 @@ ifneq ($(TIMES),)
 SHELL     = $(CURDIR)/testdata/timed-shell.sh $(abspath $(TIMES)) target=$@
 endif
 GO       ?= go
+# The tests read tools' logs ("[build] Complete!"): no colour codes in them,
+# also where CI=true makes a tool think the terminal has colour.
+export NO_COLOR := 1
 GOROOT   := $(shell $(GO) env GOROOT)
 WASM_EXEC := $(GOROOT)/lib/wasm/wasm_exec.js
 CACHE    := $(CURDIR)/.cache

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -88,6 +89,8 @@ func TestBuild(t *testing.T) {
 	if err != nil {
 		t.Fatalf("%v: run `make test-astro`, which builds the app", err)
 	}
+	// Colour codes, where a tool thought it wrote to a terminal, are left out.
+	log = regexp.MustCompile("\x1b\\[[0-9;]*m").ReplaceAll(log, nil)
 	for _, want := range []string{"- 0 errors\n- 0 warnings\n", "[build] Complete!"} {
 		if !bytes.Contains(log, []byte(want)) {
 			t.Errorf("build.log does not say %q:\n%s", want, log)
