@@ -132,8 +132,29 @@ func TestServe(t *testing.T) {
 	origin, out := frameworktest.Start(t, appDir(), []string{"NG_CLI_ANALYTICS=false"},
 		"/bin/sh", "-c", `exec "$0" "$1" serve csr --host 127.0.0.1 --port "$PORT"`, node(t), ng)
 	url := frameworktest.Proxy(t, origin, nil)
+	servesPage(t, origin, out)
 	t.Run("lazy boot", func(t *testing.T) { checkLazyBoot(t, url, "") })
 	t.Run("agent", func(t *testing.T) { checkAgent(t, url, out, "") })
+}
+
+// servesPage waits until ng serve answers its page: it listens before its
+// first build is done (in a clean clone, with no .angular cache, a while),
+// and answers an error until then.
+func servesPage(t *testing.T, origin string, out fmt.Stringer) {
+	t.Helper()
+	for end := time.Now().Add(3 * time.Minute); ; {
+		resp, err := http.Get(origin + "/")
+		if err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == http.StatusOK {
+				return
+			}
+		}
+		if time.Now().After(end) {
+			t.Fatalf("ng serve did not answer its page with 200 within 3 minutes (last: %v %v):\n%s", resp, err, out)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
 }
 
 // TestMissingWasm: a deployment of the csr build without its .wasm (the
