@@ -1,13 +1,9 @@
 package e2e
 
 import (
-	"bytes"
 	"encoding/json"
 	"io"
 	"net/http"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -48,36 +44,7 @@ return {first: patches[0], last: patches[5], changed: window.__logs.filter((l) =
 }
 
 func TestFollowMCPExample(t *testing.T) {
-	requireImpl(t, "wasm")
-	example := docBlock(t, "follow-mcp", "js")
-	dir := filepath.Join(browsertest.RepoRoot(), "testdata", "mcpclient")
-	esbuild := filepath.Join(dir, "node_modules", ".bin", "esbuild")
-	if _, err := os.Stat(esbuild); err != nil {
-		t.Fatalf("%s missing: run make mcpclient", esbuild)
-	}
-	cmd := exec.Command(esbuild, "--bundle", "--format=esm", "--target=es2022", "--log-level=warning")
-	cmd.Dir = dir
-	cmd.Stdin = strings.NewReader(example + "\nwindow.__subscribed = true;\n")
-	var out, errOut bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errOut
-	if err := cmd.Run(); err != nil {
-		t.Fatalf("bundling js/MCP.md's follow-mcp example: %v\n%s", err, errOut.String())
-	}
-	bundle := out.String()
-	html := docBlock(t, "five-lines", "html")
-	srv := browsertest.SharedServer(t)
-	srv.Handle("/follow-mcp.js", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/javascript")
-		io.WriteString(w, bundle)
-	}))
-	srv.Handle("/follow-mcp.html", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		io.WriteString(w, "<!doctype html>\n<meta charset=utf-8>\n<script src=\"/harness.js\"></script>\n"+
-			strings.Replace(html, `<script src="/static/modelcontext.js">`, `<script src="/static/modelcontext.js" data-mcp>`, 1)+
-			logCapture+"<script type=\"module\" src=\"/follow-mcp.js\"></script>\n")
-	}))
-	tab := browsertest.NewTab(t)
-	tab.Navigate(srv.URL("/follow-mcp.html"))
-	p := &page{Tab: tab}
+	p := mcpClientPage(t, "follow-mcp", docBlock(t, "follow-mcp", "js"))
 	var got struct {
 		Logs []string
 		Cart string

@@ -112,7 +112,24 @@ func stripTypes(t *testing.T, ts string) string {
 // and checks the client printed the list and the change.
 func TestREADMEMCPClientExample(t *testing.T) {
 	requireImpl(t, "wasm")
-	example := docBlock(t, "mcp-client", "js")
+	p := mcpClientPage(t, "readme-client", docBlock(t, "mcp-client", "js"))
+	p.expect(`const until = async (f) => { for (let i = 0; i < 1500 && !f(); i++) await new Promise((r) => setTimeout(r, 10)); };
+await until(() => window.__subscribed);
+addToCart('mug');
+await until(() => window.__logs.some((l) => l.startsWith('changed:')));
+return window.__logs.filter((l) => l.startsWith('resources:') || l.startsWith('changed:'));`,
+		`["resources: state://cart", "changed: state://cart {\"items\":[{\"sku\":\"mug\",\"qty\":1}]}"]`)
+}
+
+// mcpClientPage bundles an MCP client example from the docs with the stock
+// client of testdata/mcpclient (make mcpclient installs it), as the
+// module script /<name>.js of a page /<name>.html that holds the README's
+// cart (five lines) served over MCP (data-mcp) and records console.log in
+// window.__logs, and opens that page. The example sets window.__subscribed
+// when it has run to its end.
+func mcpClientPage(t *testing.T, name, example string) *page {
+	t.Helper()
+	requireImpl(t, "wasm")
 	dir := filepath.Join(browsertest.RepoRoot(), "testdata", "mcpclient")
 	esbuild := filepath.Join(dir, "node_modules", ".bin", "esbuild")
 	if _, err := os.Stat(esbuild); err != nil {
@@ -120,33 +137,25 @@ func TestREADMEMCPClientExample(t *testing.T) {
 	}
 	cmd := exec.Command(esbuild, "--bundle", "--format=esm", "--target=es2022", "--log-level=warning")
 	cmd.Dir = dir
-	// The example ends once it has subscribed; the test learns when.
 	cmd.Stdin = strings.NewReader(example + "\nwindow.__subscribed = true;\n")
 	var out, errOut bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errOut
 	if err := cmd.Run(); err != nil {
-		t.Fatalf("bundling the README's MCP client example: %v\n%s", err, errOut.String())
+		t.Fatalf("bundling the %s example: %v\n%s", name, err, errOut.String())
 	}
 	bundle := out.String()
 	html := docBlock(t, "five-lines", "html")
 	srv := browsertest.SharedServer(t)
-	srv.Handle("/readme-client.js", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	srv.Handle("/"+name+".js", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/javascript")
 		io.WriteString(w, bundle)
 	}))
-	srv.Handle("/readme-client.html", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	srv.Handle("/"+name+".html", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		io.WriteString(w, "<!doctype html>\n<meta charset=utf-8>\n<script src=\"/harness.js\"></script>\n"+
 			strings.Replace(html, `<script src="/static/modelcontext.js">`, `<script src="/static/modelcontext.js" data-mcp>`, 1)+
-			"<script>window.__logs = []; const log = console.log; console.log = (...a) => { window.__logs.push(a.join(' ')); log(...a); };</script>\n"+
-			"<script type=\"module\" src=\"/readme-client.js\"></script>\n")
+			logCapture+"<script type=\"module\" src=\"/"+name+".js\"></script>\n")
 	}))
 	tab := browsertest.NewTab(t)
-	tab.Navigate(srv.URL("/readme-client.html"))
-	p := &page{Tab: tab}
-	p.expect(`const until = async (f) => { for (let i = 0; i < 1500 && !f(); i++) await new Promise((r) => setTimeout(r, 10)); };
-await until(() => window.__subscribed);
-addToCart('mug');
-await until(() => window.__logs.some((l) => l.startsWith('changed:')));
-return window.__logs.filter((l) => l.startsWith('resources:') || l.startsWith('changed:'));`,
-		`["resources: state://cart", "changed: state://cart {\"items\":[{\"sku\":\"mug\",\"qty\":1}]}"]`)
+	tab.Navigate(srv.URL("/" + name + ".html"))
+	return &page{Tab: tab}
 }
