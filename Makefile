@@ -280,20 +280,22 @@ test-goapi: build build-test test-deps
 
 # make test: first what its targets need installed or built, none of it a
 # test (test-prep, at the end of this file), three jobs at a time so that
-# npm's installs overlap Go's compiles; then test-browser, the longest, beside
-# the targets that start no browser (test-checks, one after another); then
-# the others one after another. -O keeps each target's output together.
-.PHONY: test-prep test-checks
-TEST_CHECKS := lint types check-loader test-host test-node test-patch
-TEST_REST   := test-wasm test-goapi test-edge test-package test-frameworks test-next test-relay \
-	test-sveltekit test-astro test-recipes test-harness
+# npm's installs overlap Go's compiles; then four lanes side by side, each
+# its targets one after another: test-browser, the longest, which mostly
+# waits on Chromium; the checks that start no browser; the Go targets that
+# drive a browser of their own (test-relay first, the longest of them); and
+# the Node.js builds (bundlers, frameworks). Every target still runs alone.
+.PHONY: test-prep test-checks test-go-lane test-node-lane
+TEST_CHECKS    := lint types check-loader test-host test-node test-patch
+TEST_GO_LANE   := test-relay test-wasm test-goapi
+TEST_NODE_LANE := test-edge test-package test-frameworks test-next test-sveltekit test-astro \
+	test-recipes test-harness
 
 # -Oline: each line as it is written, so that progress shows while the
-# parallel targets run, never two half-lines mixed.
+# lanes run, never two half-lines mixed.
 test:
 	@$(MAKE) --no-print-directory -j3 -Oline test-prep
-	@$(MAKE) --no-print-directory -j2 -Oline test-browser test-checks
-	@$(MAKE) --no-print-directory $(TEST_REST)
+	@$(MAKE) --no-print-directory -j4 -Oline test-browser test-checks test-go-lane test-node-lane
 
 # help lists the targets a developer runs; the fast lane first.
 .PHONY: help
@@ -310,6 +312,10 @@ help:
 
 test-checks:
 	@for t in $(TEST_CHECKS); do $(MAKE) --no-print-directory $$t || exit 1; done
+test-go-lane:
+	@for t in $(TEST_GO_LANE); do $(MAKE) --no-print-directory $$t || exit 1; done
+test-node-lane:
+	@for t in $(TEST_NODE_LANE); do $(MAKE) --no-print-directory $$t || exit 1; done
 
 # test-node: the package in Node.js, as a page author's tooling meets it,
 # installed from the fresh tarball: node-import.mjs imports it, requires it
@@ -671,7 +677,7 @@ test-harness: $(TARBALL) test-deps $(HARNESS)/node_modules/.package-lock.json
 .PHONY: test-angular test-nuxt
 ANGULAR_APP := testdata/frameworks/angular
 NUXT_APP    := testdata/frameworks/nuxt
-TEST_REST   += test-angular test-nuxt
+TEST_NODE_LANE += test-angular test-nuxt
 # on_node22 puts the app's pinned Node.js (and its CLIs) first on PATH.
 on_node22 = export PATH="$$PWD/node_modules/.bin:$$PATH"
 ng_build = { ng build $(1) > build-$(1).log 2>&1 || { cat build-$(1).log; exit 1; }; }
