@@ -157,13 +157,13 @@ const shadows = new Map();
  * starts from (-1: none), and the patch's JSON text (null: none)
  * @property {string | null} text
  * @property {number} from
- * @property {string | null} ops
- * @property {any[] | null} shared a parse of ops, for the MCP sessions of this push
+ * @property {string | null} opsText
+ * @property {any[] | null} shared a parse of opsText, for the MCP sessions of this push
  */
 let pushedAt = -1;
 let pushedHandle = 0;
 /** @type {Pushed} */
-let pushed = { text: null, from: -1, ops: null, shared: null };
+let pushed = { text: null, from: -1, opsText: null, shared: null };
 
 /**
  * pushPatch returns what the push of value h to uri, the one being
@@ -191,23 +191,23 @@ function pushPatch(uri, h) {
   const text = jsonTextOfKey(k);
   const sh = shadows.get(uri);
   const from = sh !== undefined && r !== undefined && sh.rev === r.prevPushedAt ? sh.rev : -1;
-  pushed = { text, from, ops: null, shared: null };
+  pushed = { text, from, opsText: null, shared: null };
   if (text === null || r === undefined) shadows.delete(uri);
   else if (sh === undefined || from < 0) shadows.set(uri, { json: JSON.parse(text), rev: pushedAt });
   else {
     try {
       const v = vals[h];
       if (patchExact(v, 0)) {
-        pushed.ops = JSON.stringify(jsonPatch(sh.json, v));
-        sh.json = jsonPatchApply(sh.json, JSON.parse(pushed.ops));
+        pushed.opsText = JSON.stringify(jsonPatch(sh.json, v));
+        sh.json = jsonPatchApply(sh.json, JSON.parse(pushed.opsText));
       } else { // undefined members, NaN: diff the JSON form
         const json = JSON.parse(text);
-        pushed.ops = JSON.stringify(jsonPatch(sh.json, json));
+        pushed.opsText = JSON.stringify(jsonPatch(sh.json, json));
         sh.json = json;
       }
       sh.rev = pushedAt;
     } catch {
-      pushed.ops = null;
+      pushed.opsText = null;
       shadows.delete(uri);
     }
   }
@@ -266,10 +266,10 @@ function shadowOf(r) {
  */
 function patchInfo(s, uri, h) {
   const p = pushPatch(uri, h);
-  const ok = p.ops !== null && p.text !== null && s.last === p.from && p.ops.length <= p.text.length;
+  const ok = p.opsText !== null && p.text !== null && s.last === p.from && p.opsText.length <= p.text.length;
   s.last = p.text === null ? -1 : pushedAt;
-  if (devtools.hook !== null) notePatchInfo(h, ok ? p.ops : null, p.text);
-  return { revision: pageRevision.value, patch: ok ? JSON.parse(/** @type {string} */ (p.ops)) : null };
+  if (devtools.hook !== null) notePatchInfo(h, ok ? p.opsText : null, p.text);
+  return { revision: pageRevision.value, patch: ok ? JSON.parse(/** @type {string} */ (p.opsText)) : null };
 }
 
 /**
@@ -302,11 +302,29 @@ function patchStateOf(r) {
  * @param {Snap} cur
  */
 function patchBetween(prev, cur) {
-  if (!prev) return null;
+  return prev ? patchOrNull(() => jsonPatch(parsedSnap(prev), parsedSnap(cur))) : null;
+}
+
+/**
+ * patchFromText returns the patch from the JSON text a session read to the
+ * parsed value cur and its JSON text, or null when the text is not JSON.
+ * @param {string} prevText
+ * @param {any} cur
+ */
+function patchFromText(prevText, cur) {
+  return patchOrNull(() => jsonPatch(JSON.parse(prevText), cur));
+}
+
+/**
+ * patchOrNull returns the patch make returns and its JSON text, or null when
+ * a kept text is not JSON (UTF-8 bytes under a JSON type).
+ * @param {() => any[]} make
+ */
+function patchOrNull(make) {
   try {
-    const ops = jsonPatch(parsedSnap(prev), parsedSnap(cur));
+    const ops = make();
     return { ops, text: JSON.stringify(ops) };
-  } catch { // a kept text that is not JSON (UTF-8 bytes under a JSON type): no patch
+  } catch {
     return null;
   }
 }
@@ -413,13 +431,13 @@ function attachChanges(server, session, params, h, max) {
 function patchFor(x, p, uri) {
   if (x === undefined) return null;
   if (x.rev >= 0) {
-    if (x.rev !== p.from || p.ops === null) return null;
-    if (p.shared === null) p.shared = JSON.parse(p.ops);
-    return { ops: /** @type {any[]} */ (p.shared), text: p.ops };
+    if (x.rev !== p.from || p.opsText === null) return null;
+    if (p.shared === null) p.shared = JSON.parse(p.opsText);
+    return { ops: /** @type {any[]} */ (p.shared), text: p.opsText };
   }
   const sh = shadows.get(uri);
   if (x.text === null || sh === undefined) return null;
-  const made = patchBetween(snapOf(x.text), { text: "", json: sh.json, parsed: true });
+  const made = patchFromText(x.text, sh.json);
   return made === null ? null : { ops: JSON.parse(made.text), text: made.text };
 }
 
