@@ -282,13 +282,14 @@ test-goapi: build build-test test-deps
 # test (test-prep, at the end of this file), three jobs at a time so that
 # npm's installs overlap Go's compiles; then four lanes side by side, each
 # its targets one after another: test-browser, the longest, which mostly
-# waits on Chromium; the checks that start no browser; the Go targets that
-# drive a browser of their own (test-relay first, the longest of them); and
-# the Node.js builds (bundlers, frameworks). Every target still runs alone.
+# waits on Chromium; the checks that start no browser, then the Next.js app;
+# the Go targets that drive a browser of their own (test-relay first, the
+# longest of them); and the other Node.js builds (bundlers, frameworks), so
+# that the lanes take about as long. Every target still runs alone.
 .PHONY: test-prep test-checks test-go-lane test-node-lane
-TEST_CHECKS    := lint types check-loader test-host test-node test-patch
+TEST_CHECKS    := lint types check-loader test-host test-node test-patch test-next
 TEST_GO_LANE   := test-relay test-wasm test-goapi
-TEST_NODE_LANE := test-edge test-package test-frameworks test-next test-sveltekit test-astro \
+TEST_NODE_LANE := test-edge test-package test-frameworks test-sveltekit test-astro \
 	test-recipes test-harness
 
 # -Oline: each line as it is written, so that progress shows while the
