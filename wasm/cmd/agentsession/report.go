@@ -96,6 +96,7 @@ type Check struct {
 // Results is what -out receives.
 type Results struct {
 	Date      string            `json:"date"`
+	Commit    string            `json:"commit,omitempty"` // checked out at the start (gendoc.Commit)
 	Browser   string            `json:"browser"`
 	CPUs      int               `json:"cpus"`
 	Load      [2]float64        `json:"loadavg"`

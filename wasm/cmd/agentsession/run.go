@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/modelcontext-go/modelcontext/wasm/internal/browsertest"
+	"github.com/modelcontext-go/modelcontext/wasm/internal/gendoc"
 )
 
 type options struct {
@@ -62,6 +63,7 @@ func run(args []string, stdout io.Writer) error {
 
 	res := &Results{Date: time.Now().UTC().Format(time.RFC3339), CPUs: runtime.NumCPU(), Every: o.every, Rounds: o.rounds}
 	res.Load[0] = loadavg()
+	res.Commit = gendoc.Commit(root)
 	logf("starting Chromium")
 	br, err := browsertest.NewBrowser()
 	if err != nil {

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/modelcontext-go/modelcontext/wasm/internal/browsertest"
+	"github.com/modelcontext-go/modelcontext/wasm/internal/gendoc"
 	"github.com/modelcontext-go/modelcontext/wasm/internal/stats"
 )
 
@@ -93,7 +94,9 @@ func (o options) selects(key string) bool {
 
 // Results is what -out receives.
 type Results struct {
-	Date      string `json:"date"`
+	Date string `json:"date"`
+	// Commit is the commit checked out when the run started (gendoc.Commit).
+	Commit    string `json:"commit,omitempty"`
 	GoVersion string `json:"go"`
 	Browser   string `json:"browser"`
 	CPUs      int    `json:"cpus"`
@@ -234,6 +237,7 @@ func run(args []string, stdout io.Writer) error {
 	}
 
 	res := newResults(o)
+	res.Commit = gendoc.Commit(root)
 	against, err := againstDir(o)
 	if err != nil {
 		return err

@@ -98,6 +98,7 @@ import (
 	"time"
 
 	"github.com/modelcontext-go/modelcontext/wasm/internal/browsertest"
+	"github.com/modelcontext-go/modelcontext/wasm/internal/gendoc"
 )
 
 func main() {
@@ -201,7 +202,8 @@ func run(args []string, stdout io.Writer) error {
 	}
 	defer srv.Close()
 
-	res := Results{Date: time.Now().UTC().Format(time.RFC3339), Runs: o.runs, CPUs: runtime.NumCPU(), LoadStart: loadAverage()}
+	res := Results{Date: time.Now().UTC().Format(time.RFC3339), Runs: o.runs, CPUs: runtime.NumCPU(), LoadStart: loadAverage(),
+		Commit: gendoc.Commit(o.root), Browser: gendoc.ChromiumVersion(o.chromium)}
 	if o.only == "" || o.only == "lighthouse" {
 		lh, err := newLighthouse(o)
 		if err != nil {

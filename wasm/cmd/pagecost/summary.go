@@ -11,6 +11,8 @@ import (
 // Results is what -out receives.
 type Results struct {
 	Date       string             `json:"date"`
+	Commit     string             `json:"commit,omitempty"`  // checked out at the start (gendoc.Commit)
+	Browser    string             `json:"browser,omitempty"` // the Chromium's --version
 	Runs       int                `json:"runs"`
 	CPUs       int                `json:"cpus"`
 	LoadStart  string             `json:"load_average_start,omitempty"` // over the last minute
