@@ -85,7 +85,9 @@
 // -against, of the two builds.
 //
 // It prints the tables on stdout, progress on stderr, and writes every sample
-// as JSON to -out (default testdata/out/bench.json; the MCP rows under "mcp").
+// as JSON to -out (default testdata/out/bench.json; the MCP rows under "mcp")
+// and the tables as Markdown to -md (default testdata/bench/BENCH.md, the
+// table the docs link to for the timings, unless the run is a partial one).
 // It needs dist/ (run make build), testdata/out/mcpclient.js and
 // mcpb-global.js (make mcpclient) and Chromium ($CHROMIUM, else
 // /usr/bin/chromium; make test-deps). A run takes two to four minutes on two
@@ -102,6 +104,10 @@
 //	                TEXTs separated by commas ("ready": start-up only)
 //	-no-size        skip the download sizes
 //	-out FILE       the JSON results
+//	-md FILE        the Markdown table (testdata/bench/BENCH.md; none by default
+//	                with -only, -dist, -against or -profile)
+//	-md-from FILE   instead of the bench, render a run's JSON as -md:
+//	                  go run ./wasm/cmd/bench -md-from testdata/out/bench.json
 //	-dist DIR       measure the build in DIR instead of dist/
 //	-against DIR    A/B: measure the build in DIR in place of the reference
 //	                (and of MCP-B's server in the MCP row), to see what a

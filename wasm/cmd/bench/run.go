@@ -36,6 +36,9 @@ type options struct {
 	// bench; profileFor is how long per implementation.
 	profile    string
 	profileFor time.Duration
+	// md is where the Markdown table goes ("" for nowhere); mdFrom a run's
+	// JSON to render instead of running the bench.
+	md, mdFrom string
 }
 
 func parseFlags(args []string, root string) (options, error) {
@@ -58,8 +61,16 @@ func parseFlags(args []string, root string) (options, error) {
 	fs.StringVar(&o.only, "only", "", "run only the workloads whose key contains this `text`, or one of several separated by commas; \"ready\", \"startup\" and \"floor\" select those sections, which run only when one matches")
 	fs.StringVar(&o.profile, "profile", "", "instead of the bench, profile this `workload` in both implementations with V8's sampling profiler and print where the time goes (writes .cpuprofile files beside -out)")
 	fs.DurationVar(&o.profileFor, "profile-for", 3*time.Second, "how long to profile each implementation")
+	defaultMD := filepath.Join(root, "testdata", "bench", "BENCH.md")
+	fs.StringVar(&o.md, "md", "", "write the results as a Markdown table to this `file` (default testdata/bench/BENCH.md, the table the docs link to, unless -only, -dist, -against or -profile makes the run partial)")
+	fs.StringVar(&o.mdFrom, "md-from", "", "instead of the bench, render the results in this JSON `file` (e.g. testdata/out/bench.json) as Markdown to -md")
 	if err := fs.Parse(args); err != nil {
 		return o, err
+	}
+	mdSet := false
+	fs.Visit(func(f *flag.Flag) { mdSet = mdSet || f.Name == "md" })
+	if !mdSet && (o.mdFrom != "" || o.only == "" && o.dist == "" && o.against == "" && o.profile == "") {
+		o.md = defaultMD
 	}
 	if fs.NArg() > 0 {
 		return o, fmt.Errorf("unexpected arguments %q", fs.Args())
@@ -213,6 +224,13 @@ func run(args []string, stdout io.Writer) error {
 		return err
 	}
 	logf := func(format string, a ...any) { fmt.Fprintf(os.Stderr, "bench: "+format+"\n", a...) }
+	if o.mdFrom != "" {
+		if err := renderFrom(o.mdFrom, o.md); err != nil {
+			return err
+		}
+		logf("wrote %s from %s", o.md, o.mdFrom)
+		return nil
+	}
 
 	dist, err := distDir(root, o, logf)
 	if err != nil {
@@ -277,7 +295,16 @@ func run(args []string, stdout io.Writer) error {
 	}
 	res.Seconds = math.Round(time.Since(start).Seconds()*10) / 10
 	res.Load[1] = loadavg()
-	return writeResults(stdout, o.out, res, logf)
+	if err := writeResults(stdout, o.out, res, logf); err != nil {
+		return err
+	}
+	if o.md != "" {
+		if err := markdown(res).WriteFile(o.md); err != nil {
+			return err
+		}
+		logf("wrote %s", o.md)
+	}
+	return nil
 }
 
 // distDir returns the build of the module to measure: -dist, or dist/
