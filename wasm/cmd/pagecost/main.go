@@ -82,7 +82,12 @@
 // declarative resources costs a busy page.
 //
 // Everything is written as JSON to -out (default testdata/out/pagecost.json),
-// and each Lighthouse report to -lhr-dir.
+// and each Lighthouse report to -lhr-dir. The tables are also written as
+// Markdown to -md (default testdata/bench/PAGECOST.md, the table the docs
+// link to, unless -only, -variants or -answer-variants makes the run
+// partial); -md-from renders a run's JSON again instead of measuring:
+//
+//	go run ./wasm/cmd/pagecost -md-from testdata/out/pagecost.json
 package main
 
 import (
@@ -125,6 +130,9 @@ type options struct {
 	cpu            float64 // CPU slowdown for the first answers; 0 or 1: none
 	root           string
 	chromium       string
+	// md is where the Markdown table goes ("" for nowhere); mdFrom a run's
+	// JSON to render instead of running.
+	md, mdFrom string
 }
 
 func parseFlags(args []string) (options, error) {
@@ -147,8 +155,22 @@ func parseFlags(args []string) (options, error) {
 	fl.DurationVar(&o.delay, "contact-delay", 0, "first answers: wait this long after the load event before the first call")
 	variants := fl.String("variants", strings.Join(Variants, ","), "the `pages` Lighthouse runs, the baseline first (also: "+strings.Join(Extras, ", ")+")")
 	answerVariants := fl.String("answer-variants", strings.Join(AnswerVariants, ","), "the `pages` whose first answer is timed")
+	fl.StringVar(&o.md, "md", "", "write the results as a Markdown table to this `file` (default testdata/bench/PAGECOST.md, the table the docs link to, unless -only, -variants or -answer-variants makes the run partial)")
+	fl.StringVar(&o.mdFrom, "md-from", "", "instead of measuring, render the results in this JSON `file` (e.g. testdata/out/pagecost.json) as Markdown to -md")
 	if err := fl.Parse(args); err != nil {
 		return o, err
+	}
+	partial, mdSet := false, false
+	fl.Visit(func(f *flag.Flag) {
+		switch f.Name {
+		case "only", "variants", "answer-variants":
+			partial = true
+		case "md":
+			mdSet = true
+		}
+	})
+	if !mdSet && (o.mdFrom != "" || !partial) {
+		o.md = filepath.Join(root, "testdata", "bench", "PAGECOST.md")
 	}
 	o.variants, o.answerVariants = splitList(*variants), splitList(*answerVariants)
 	if fl.NArg() > 0 || o.runs < 1 || o.answers < 0 || o.down < 0 || o.rtt < 0 || o.cpu < 0 || o.delay < 0 ||
@@ -193,6 +215,13 @@ func run(args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if o.mdFrom != "" {
+		if err := renderFrom(o.mdFrom, o.md); err != nil {
+			return err
+		}
+		logf("wrote %s from %s", o.md, o.mdFrom)
+		return nil
+	}
 	if o.chromium, err = browsertest.ChromiumPath(); err != nil {
 		return err
 	}
@@ -226,5 +255,14 @@ func run(args []string, stdout io.Writer) error {
 	res.LoadEnd = loadAverage()
 	res.Targets = checkTargets(res.Lighthouse, res.Answers)
 	printResults(stdout, res)
-	return writeJSON(o.out, res)
+	if err := writeJSON(o.out, res); err != nil {
+		return err
+	}
+	if o.md != "" {
+		if err := markdown(res).WriteFile(o.md); err != nil {
+			return err
+		}
+		logf("wrote %s", o.md)
+	}
+	return nil
 }

@@ -35,14 +35,19 @@ func targetLine(t Target) string {
 	if t.Met {
 		verdict = "met "
 	}
+	return fmt.Sprintf("%s %s: %s", verdict, t.Name, targetDetail(t))
+}
+
+// targetDetail is what a target's line says was measured, against its limit.
+func targetDetail(t Target) string {
 	var s string
 	switch t.Unit {
 	case "samples":
-		s = fmt.Sprintf("%s %s: %.0f samples", verdict, t.Name, t.Got)
+		s = fmt.Sprintf("%.0f samples", t.Got)
 	case "requests":
-		s = fmt.Sprintf("%s %s: %.0f (limit %.0f)", verdict, t.Name, t.Got, t.Limit)
+		s = fmt.Sprintf("%.0f (limit %.0f)", t.Got, t.Limit)
 	default:
-		s = fmt.Sprintf("%s %s: %s %s (limit +%g %s)", verdict, t.Name, signed(t.Got, digitsFor(t.Unit)), t.Unit, t.Limit, t.Unit)
+		s = fmt.Sprintf("%s %s (limit +%g %s)", signed(t.Got, digitsFor(t.Unit)), t.Unit, t.Limit, t.Unit)
 	}
 	if t.Note != "" {
 		s += "; " + t.Note
