@@ -39,14 +39,18 @@
 // order moves on only when the script says (its "server" steps). The table
 // goes to stdout, progress to stderr, the results as JSON to -out
 // (testdata/out/agentsession.json) and the texts each agent received to
-// -texts (testdata/out/agentsession-texts.json).
+// -texts (testdata/out/agentsession-texts.json), and the tables as Markdown
+// to -md (testdata/bench/AGENT.md, the table the docs link to, unless -only
+// or -every makes the run partial).
 //
 // # Flags
 //
 //	-every K   the agents take a turn after every K steps (1)
 //	-rounds N  rounds of the timed rows (31; 0 skips them)
 //	-only X    "session" or "timed": that part alone
-//	-out FILE, -texts FILE
+//	-out FILE, -texts FILE, -md FILE
+//	-md-from FILE  instead of the session, render a run's JSON as -md:
+//	               go run ./wasm/cmd/agentsession -md-from testdata/out/agentsession.json
 package main
 
 import (

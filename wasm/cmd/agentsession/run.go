@@ -26,6 +26,9 @@ type options struct {
 	out    string
 	texts  string
 	goCmd  string
+	// md is where the Markdown table goes ("" for nowhere); mdFrom a run's
+	// JSON to render instead of running.
+	md, mdFrom string
 }
 
 func run(args []string, stdout io.Writer) error {
@@ -38,8 +41,18 @@ func run(args []string, stdout io.Writer) error {
 	fl.StringVar(&o.only, "only", "", `"session" or "timed": that part alone`)
 	fl.StringVar(&o.out, "out", filepath.Join(root, "testdata", "out", "agentsession.json"), "write the results as JSON to this `file`")
 	fl.StringVar(&o.texts, "texts", filepath.Join(root, "testdata", "out", "agentsession-texts.json"), "write the texts each agent received to this `file`")
+	fl.StringVar(&o.md, "md", "", "write the results as a Markdown table to this `file` (default testdata/bench/AGENT.md, the table the docs link to, unless -only or -every makes the run partial)")
+	fl.StringVar(&o.mdFrom, "md-from", "", "instead of the session, render the results in this JSON `file` (e.g. testdata/out/agentsession.json) as Markdown to -md")
 	if err := fl.Parse(args); err != nil {
 		return err
+	}
+	partial, mdSet := false, false
+	fl.Visit(func(f *flag.Flag) {
+		partial = partial || f.Name == "only" || f.Name == "every"
+		mdSet = mdSet || f.Name == "md"
+	})
+	if !mdSet && (o.mdFrom != "" || !partial) {
+		o.md = filepath.Join(root, "testdata", "bench", "AGENT.md")
 	}
 	if fl.NArg() > 0 || o.every < 1 || o.rounds < 0 || (o.only != "" && o.only != "session" && o.only != "timed") {
 		return errors.New("usage: agentsession [-every K] [-rounds N] [-only session|timed] [-out FILE] [-texts FILE]")
@@ -49,6 +62,13 @@ func run(args []string, stdout io.Writer) error {
 		o.goCmd = "go"
 	}
 	logf := func(format string, a ...any) { fmt.Fprintf(os.Stderr, "agentsession: "+format+"\n", a...) }
+	if o.mdFrom != "" {
+		if err := renderFrom(o.mdFrom, o.md); err != nil {
+			return err
+		}
+		logf("wrote %s from %s", o.md, o.mdFrom)
+		return nil
+	}
 	for _, f := range []string{"dist/modelcontext.js", "dist/modelcontext.wasm", "dist/delivery.wasm", "testdata/out/mcpclient.js"} {
 		if _, err := os.Stat(filepath.Join(root, f)); err != nil {
 			return fmt.Errorf("%s not found: run make build demo-app mcpclient (make bench-agent does)", f)
@@ -102,8 +122,17 @@ func run(args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if err := os.WriteFile(o.out, append(b, '\n'), 0o644); err != nil {
+		return err
+	}
 	logf("wrote %s", o.out)
-	return os.WriteFile(o.out, append(b, '\n'), 0o644)
+	if o.md != "" {
+		if err := markdown(res).WriteFile(o.md); err != nil {
+			return err
+		}
+		logf("wrote %s", o.md)
+	}
+	return nil
 }
 
 // startDemo builds the serve command of make demo and starts it on a free
