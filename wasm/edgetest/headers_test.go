@@ -7,17 +7,20 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/modelcontext-go/modelcontext/wasm/internal/browsertest"
+	"github.com/modelcontext-go/modelcontext/wasm/internal/demosite"
 	"github.com/modelcontext-go/modelcontext/wasm/serve"
 )
 
 // TestWorkerServes fetches the demo and the module through the Worker and
-// checks every rule of wasm/serve as the platform passes it on: the bytes of
+// checks every rule of wasm/serve as the platform passes it on (the page
+// aside, which gets a nonce of its own: checkPageNonce): the bytes of
 // the repository's files (a stale make edge-build fails here), their types,
 // plain bytes whatever Accept-Encoding says (Workers compresses at the edge),
 // strong ETags equal to the net/http handler's, 304 on If-None-Match, the
@@ -44,16 +47,13 @@ func TestWorkerServes(t *testing.T) {
 		return rec.Header().Get("ETag")
 	}
 
-	page := read("demo/index.html")
+	checkPageNonce(t, base, read("demo/index.html"))
 	tests := []struct {
 		path  string
 		ctype string
 		want  []byte
 		etag  string // the net/http handler's ETag for the same bytes, when checked
 	}{
-		{"", "text/html; charset=utf-8", page, ""},
-		{"cart", "text/html; charset=utf-8", page, ""},
-		{"order/FH-1042", "text/html; charset=utf-8", page, ""},
 		{"styles.css", "text/css; charset=utf-8", read("demo/styles.css"), ""},
 		{"shop.js", "text/javascript; charset=utf-8", read("demo/shop.js"), ""},
 		{"static/modelcontext.js", "text/javascript; charset=utf-8", read("dist/modelcontext.js"), localTag("modelcontext.js")},
@@ -119,6 +119,47 @@ func TestWorkerServes(t *testing.T) {
 	}
 }
 
+// nonceAttr is a nonce attribute as the demo's servers fill it in.
+var nonceAttr = regexp.MustCompile(`nonce="([A-Za-z0-9+/=]{24})"`)
+
+// checkPageNonce fetches the demo page at its routes through the Worker:
+// each response is the page with a fresh nonce in place of every
+// placeholder, named in the policy's script-src, plain bytes, never cached.
+func checkPageNonce(t *testing.T, base string, page []byte) {
+	t.Helper()
+	seen := map[string]bool{}
+	parts := bytes.Split(page, []byte(demosite.NoncePlaceholder))
+	for _, path := range []string{"", "cart", "order/FH-1042"} {
+		resp, body := fetch(t, http.MethodGet, base+path, "Accept-Encoding", "gzip, deflate, br, zstd")
+		found := nonceAttr.FindSubmatch(body)
+		if resp.StatusCode != 200 || found == nil {
+			t.Errorf("GET /%s: status %d, no nonce in %.200s\n%s", path, resp.StatusCode, body, workerLog())
+			continue
+		}
+		nonce := string(found[1])
+		if want := bytes.Join(parts, found[1]); !bytes.Equal(body, want) || len(parts) < 2 {
+			t.Errorf("GET /%s: %d bytes, want demo/index.html (%d placeholders) with the nonce %s in each placeholder's place", path, len(body), len(parts)-1, nonce)
+		}
+		if seen[nonce] {
+			t.Errorf("GET /%s: the nonce %s was sent before", path, nonce)
+		}
+		seen[nonce] = true
+		csp := strings.Replace(serve.DefaultCSP, "script-src 'self' 'wasm-unsafe-eval'", "script-src 'self' 'wasm-unsafe-eval' 'nonce-"+nonce+"'", 1)
+		for k, want := range map[string]string{
+			"Content-Type":            "text/html; charset=utf-8",
+			"Content-Encoding":        "",
+			"Cache-Control":           "no-store",
+			"ETag":                    "",
+			"X-Content-Type-Options":  "nosniff",
+			"Content-Security-Policy": csp,
+		} {
+			if got := resp.Header.Get(k); got != want {
+				t.Errorf("GET /%s: %s %q, want %q", path, k, got, want)
+			}
+		}
+	}
+}
+
 // TestWorkerConcurrent sends overlapping requests for different files to the
 // one Go program that serves them all in the Worker's isolate: each must get
 // its own file whole, and workerd must report nothing (such as I/O done on
@@ -170,6 +211,9 @@ func TestWorkerConcurrent(t *testing.T) {
 		if r.err != nil {
 			t.Errorf("GET /%s among concurrent requests: %v", r.path, r.err)
 			continue
+		}
+		if r.path == "" { // the page, with a nonce of its own in each placeholder's place
+			r.body = nonceAttr.ReplaceAll(r.body, []byte(`nonce="`+demosite.NoncePlaceholder+`"`))
 		}
 		if r.code != 200 || !bytes.Equal(r.body, want[r.path]) {
 			t.Errorf("GET /%s among concurrent requests: status %d, %d bytes; want 200 and the %d bytes of %s", r.path, r.code, len(r.body), len(want[r.path]), files[r.path])

@@ -93,7 +93,7 @@ func displayAddr(a net.Addr) string {
 // empty, the stock MCP client bundle from vendorDir at /vendor/mcpclient.js,
 // through the handler of wasm/serve: types, compression, ETags and caching,
 // the Content-Security-Policy; the demo page gets a nonce of its own in each
-// response (withNonce). The files are read (and compressed) once, here:
+// response (demosite's NoncePlaceholder). The files are read (and compressed) once, here:
 // restart the server to serve a rebuild or an edit of the demo.
 // It fails if a folder lacks the file the demo cannot run without.
 func newHandler(demoDir, distDir, vendorDir string) (http.Handler, error) {
@@ -116,7 +116,7 @@ func newHandler(demoDir, distDir, vendorDir string) (http.Handler, error) {
 	if err != nil {
 		return nil, err
 	}
-	return withNonce(h), nil
+	return h, nil
 }
 
 // sharedFiles are files the demo loads from elsewhere in the repository,

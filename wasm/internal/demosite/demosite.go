@@ -23,7 +23,8 @@ var VendorFiles = []string{"mcpclient.js"}
 const NoVendor = "modelcontext: the MCP client bundle is not served; run `make mcpclient` and start serve with -vendor testdata/out (make demo does both)"
 
 // Handler serves demo at / (its index.html for the page's client-side routes
-// such as /cart), dist at /static/ and, when vendor is not nil, the files
+// such as /cart; a page that holds NoncePlaceholder with a fresh nonce in
+// each response), dist at /static/ and, when vendor is not nil, the files
 // named by VendorFiles at /vendor/. opt applies to all three (its Fallback
 // only to demo). It fails if demo has no index.html or dist no
 // modelcontext.js.
@@ -62,7 +63,7 @@ func Handler(demo, dist, vendor fs.FS, opt serve.Options) (http.Handler, error) 
 	if err != nil {
 		return nil, err
 	}
-	mux.Handle("/", site)
+	mux.Handle("/", withNonce(site, opt.Compression != serve.Uncompressed))
 	return mux, nil
 }
 

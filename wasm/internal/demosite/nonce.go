@@ -1,26 +1,22 @@
-package main
+package demosite
 
 import (
 	"bytes"
-	"compress/gzip"
 	"crypto/rand"
 	"encoding/base64"
-	"io"
 	"net/http"
 	"path"
 	"strings"
 
-	"github.com/andybalholm/brotli"
-
 	"github.com/modelcontext-go/modelcontext/wasm/serve"
 )
 
-// noncePlaceholder is written in the demo's HTML wherever the response's
+// NoncePlaceholder is written in the demo's HTML wherever the response's
 // nonce goes: on the module's script tag and on the markup it shares
-// (data-declarative). Served by another server (the Worker of make edge),
-// the placeholder itself is the nonce: the markup still counts, but the
-// value is no secret there.
-const noncePlaceholder = "{{nonce}}"
+// (data-declarative). Both servers (make demo's and the Worker) put a fresh
+// nonce in its place; a server that does not would make it a nonce anyone
+// can write.
+const NoncePlaceholder = "{{nonce}}"
 
 // withNonce serves the pages of h (an HTML file, or a client-side route
 // answered with one) that hold noncePlaceholder with a fresh nonce in its
@@ -28,8 +24,10 @@ const noncePlaceholder = "{{nonce}}"
 // header: the browser then hides every element's nonce attribute from the
 // page's CSS, so a visitor's style cannot read it out. Such a response is
 // neither cached nor revalidated, since the next one has another nonce.
-// Every other request is h's as it is.
-func withNonce(h http.Handler) http.Handler {
+// Every other request is h's as it is. With compress, the page is sent with
+// brotli or gzip as the request accepts (where the build has them); without,
+// as plain bytes, for a platform that compresses itself.
+func withNonce(h http.Handler, compress bool) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		ext := path.Ext(r.URL.Path)
 		if r.Method != http.MethodGet || (ext != "" && ext != ".html") || strings.HasPrefix(r.URL.Path, "/static/") || strings.HasPrefix(r.URL.Path, "/vendor/") {
@@ -43,7 +41,7 @@ func withNonce(h http.Handler) http.Handler {
 		}
 		page := &pageBuffer{header: http.Header{}}
 		h.ServeHTTP(page, plain)
-		placeholder := []byte(noncePlaceholder)
+		placeholder := []byte(NoncePlaceholder)
 		if page.code != http.StatusOK || !bytes.Contains(page.body.Bytes(), placeholder) {
 			h.ServeHTTP(w, r)
 			return
@@ -58,10 +56,12 @@ func withNonce(h http.Handler) http.Handler {
 		hdr.Del("Content-Length")
 		hdr.Set("Cache-Control", "no-store")
 		hdr.Set("Content-Security-Policy", withScriptNonce(page.header.Get("Content-Security-Policy"), nonce))
-		hdr.Add("Vary", "Accept-Encoding")
-		if enc := serve.Negotiate(r.Header.Get("Accept-Encoding"), true, true); enc != "" {
-			body = compress(body, enc)
-			hdr.Set("Content-Encoding", enc)
+		if compress {
+			hdr.Add("Vary", "Accept-Encoding")
+			if enc := serve.Negotiate(r.Header.Get("Accept-Encoding"), haveBrotli, true); enc != "" {
+				body = compressed(body, enc)
+				hdr.Set("Content-Encoding", enc)
+			}
 		}
 		w.WriteHeader(http.StatusOK)
 		w.Write(body)
@@ -87,18 +87,6 @@ func withScriptNonce(policy, nonce string) string {
 		}
 	}
 	return policy
-}
-
-// compress is body in enc, "br" or "gzip".
-func compress(body []byte, enc string) []byte {
-	var b bytes.Buffer
-	var zw io.WriteCloser = gzip.NewWriter(&b)
-	if enc == "br" {
-		zw = brotli.NewWriterLevel(&b, 5)
-	}
-	zw.Write(body) // writes to a bytes.Buffer do not fail
-	zw.Close()
-	return b.Bytes()
 }
 
 // pageBuffer is a ResponseWriter that keeps what it is sent.
