@@ -15,9 +15,10 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/andybalholm/brotli"
+
+	"github.com/modelcontext-go/modelcontext/wasm/internal/gendoc"
 )
 
 func main() {
@@ -65,9 +66,7 @@ func run(args []string, out io.Writer) error {
 	if len(files) == 0 {
 		return fmt.Errorf("usage: size [-md FILE] FILE...")
 	}
-	var table strings.Builder
-	table.WriteString("<!-- Written by make size (wasm/cmd/size) from the files make build writes; do not edit. -->\n" +
-		"| file | raw | gzip | brotli | brotli budget |\n|---|---:|---:|---:|---|\n")
+	var rows [][]string
 	fmt.Fprintf(out, "%-22s %10s %10s %10s\n", "file", "raw", "gzip", "brotli")
 	var over []string
 	for _, f := range files {
@@ -89,13 +88,15 @@ func run(args []string, out io.Writer) error {
 				over = append(over, fmt.Sprintf("%s: %d B brotli, over its budget of %d B", name, s.Brotli, max))
 			}
 		}
-		fmt.Fprintf(&table, "| `%s` | %d B | %d B | %d B | %s |\n", name, s.Raw, s.Gzip, s.Brotli, budget)
+		rows = append(rows, []string{"`" + name + "`", fmt.Sprintf("%d B", s.Raw), fmt.Sprintf("%d B", s.Gzip), fmt.Sprintf("%d B", s.Brotli), budget})
 	}
 	for _, o := range over {
 		fmt.Fprintln(out, "OVER BUDGET", o)
 	}
 	if *md != "" {
-		return os.WriteFile(*md, []byte(table.String()), 0o644)
+		d := gendoc.New("size", "wasm/cmd/size", "from the files make build writes")
+		d.Table([]gendoc.Col{{Name: "file"}, {Name: "raw", Num: true}, {Name: "gzip", Num: true}, {Name: "brotli", Num: true}, {Name: "brotli budget"}}, rows)
+		return d.WriteFile(*md)
 	}
 	return nil
 }
