@@ -90,7 +90,8 @@ demo: build demo-app mcpclient
 
 # bench: the module side by side with the plain-JS reference, and its MCP
 # server against MCP-B's through the same stock client, in headless
-# Chromium (results in testdata/out/bench.json), then the pure core's hot paths
+# Chromium (results in testdata/out/bench.json, and the table the docs link
+# to in testdata/bench/BENCH.md), then the pure core's hot paths
 # and Go's side of an MCP read, natively and on WebAssembly (under Node, built
 # as make build builds the core); then bench-page.
 bench: build test-deps mcpclient
@@ -106,7 +107,8 @@ bench: build test-deps mcpclient
 # bench-page: what the module costs a page, as Lighthouse (mobile preset)
 # sees a small product page without it, with it (default boot and eager) and
 # with MCP-B's @mcp-b/global, and how long the first answer takes on a cold
-# and a repeat visit (results in testdata/out/pagecost.json). lighthouse
+# and a repeat visit (results in testdata/out/pagecost.json, and the table
+# the docs link to in testdata/bench/PAGECOST.md). lighthouse
 # installs Lighthouse at the version testdata/lighthouse/package-lock.json
 # pins; npm ci runs only when it changed.
 LIGHTHOUSE := testdata/lighthouse/node_modules/.package-lock.json
@@ -565,7 +567,8 @@ bench-devtools: build test-deps
 # read_changes; and over MCP, with and without the changes capability. Then
 # a 10 KB push with one {patch: true} subscriber against a plain push, and
 # changesSince over 1,000 resources (wasm/cmd/agentsession; results in
-# testdata/out/agentsession.json). The tokens are counted by gpt-tokenizer at
+# testdata/out/agentsession.json, and the table the docs link to in
+# testdata/bench/AGENT.md). The tokens are counted by gpt-tokenizer at
 # the version testdata/agentsession/package-lock.json pins; npm ci runs only
 # when it changed.
 .PHONY: bench-agent
