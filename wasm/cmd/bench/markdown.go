@@ -27,6 +27,15 @@ func markdown(res *Results) *gendoc.Doc {
 	d.Para("Regenerate with `make bench` (or `go run ./wasm/cmd/bench`); render a run's JSON again with " +
 		"`go run ./wasm/cmd/bench -md-from testdata/out/bench.json`. [PERFORMANCE.md](PERFORMANCE.md) is the history and the analysis of these numbers.")
 
+	markdownRows(d, res)
+	markdownFloor(d, res)
+	markdownReady(d, res.Ready)
+	markdownSizeTargets(d, res)
+	return d
+}
+
+// markdownRows writes the in-page workloads and the MCP rows.
+func markdownRows(d *gendoc.Doc, res *Results) {
 	rowCells := func(r Row) []string {
 		target := ""
 		if r.Target > 0 && res.Against == "" {
@@ -80,6 +89,10 @@ func markdown(res *Results) *gendoc.Doc {
 		}
 		flush()
 	}
+}
+
+// markdownFloor writes the crossings' floor and the start-up phases.
+func markdownFloor(d *gendoc.Doc, res *Results) {
 	if len(res.Floor) > 0 {
 		d.Heading(2, "The crossings' floor")
 		d.Para("testdata/bench/floor, CPU µs per operation: what a crossing between Go and JavaScript costs at the least.")
@@ -101,8 +114,12 @@ func markdown(res *Results) *gendoc.Doc {
 		d.Table([]gendoc.Col{{Name: "phase"}, {Name: "copies", Num: true}, {Name: "ours ms", Num: true}, {Name: vs + " ms", Num: true},
 			{Name: "ratio", Num: true}, {Name: "quartiles", Num: true}}, rows)
 	}
+}
+
+// markdownReady writes the start-up until ready, or that it was not measured.
+func markdownReady(d *gendoc.Doc, r *Ready) {
 	d.Heading(2, "Start-up")
-	if r := res.Ready; r != nil {
+	if r != nil {
 		d.Para("Navigation start → ready, first visit in a fresh tab, median of %d rounds, ms; ratio: ours / bare Go paired by round, with its quartiles.", len(r.Ours.Samples))
 		d.Table([]gendoc.Col{{Name: "measure"}, {Name: "ours", Num: true}, {Name: "ref", Num: true}, {Name: "bare Go", Num: true},
 			{Name: "ours / bare", Num: true}, {Name: "quartiles", Num: true}}, [][]string{
@@ -116,6 +133,10 @@ func markdown(res *Results) *gendoc.Doc {
 	} else {
 		d.Para("Not measured in this run (`-ready 0`, or `-only` without `ready`).")
 	}
+}
+
+// markdownSizeTargets writes the download sizes and the targets.
+func markdownSizeTargets(d *gendoc.Doc, res *Results) {
 	if len(res.Size) > 0 {
 		d.Heading(2, "Download")
 		d.Para("Bytes each implementation's page downloads; [SIZES.md](SIZES.md) has each shipped file's.")
@@ -137,7 +158,6 @@ func markdown(res *Results) *gendoc.Doc {
 		}
 		d.Table([]gendoc.Col{{Name: "met"}, {Name: "target"}, {Name: "measured"}}, rows)
 	}
-	return d
 }
 
 func us(v float64) string { return fmt.Sprintf("%.2f", v) }
