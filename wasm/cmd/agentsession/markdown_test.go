@@ -77,3 +77,30 @@ func TestRenderFrom(t *testing.T) {
 		t.Errorf("rendered from the JSON:\n%s\nwant, as rendered from the run:\n%s", got, want)
 	}
 }
+
+// A full run writes AGENT.md by default; a partial one only where -md says.
+func TestMarkdownDefault(t *testing.T) {
+	def := filepath.Join("/r", "testdata", "bench", "AGENT.md")
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{nil, def},
+		{[]string{"-rounds", "5"}, def},
+		{[]string{"-only", "timed"}, ""},
+		{[]string{"-every", "2"}, ""},
+		{[]string{"-only", "session", "-md", "/tmp/x.md"}, "/tmp/x.md"},
+		{[]string{"-md-from", "/tmp/a.json"}, def},
+	} {
+		o, err := parseFlags(c.args, "/r")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if o.md != c.want {
+			t.Errorf("%q: -md %q, want %q", c.args, o.md, c.want)
+		}
+	}
+	if _, err := parseFlags([]string{"-only", "both"}, "/r"); err == nil {
+		t.Error("-only both: no error")
+	}
+}

@@ -31,9 +31,10 @@ type options struct {
 	md, mdFrom string
 }
 
-func run(args []string, stdout io.Writer) error {
-	start := time.Now()
-	root := browsertest.RepoRoot()
+// parseFlags reads the command line; a run with -only or -every writes no
+// Markdown unless -md names a file, so that a partial run leaves the docs'
+// table alone.
+func parseFlags(args []string, root string) (options, error) {
 	fl := flag.NewFlagSet("agentsession", flag.ContinueOnError)
 	var o options
 	fl.IntVar(&o.every, "every", 1, "the agents take a turn after every `K` steps")
@@ -44,7 +45,7 @@ func run(args []string, stdout io.Writer) error {
 	fl.StringVar(&o.md, "md", "", "write the results as a Markdown table to this `file` (default testdata/bench/AGENT.md, the table the docs link to, unless -only or -every makes the run partial)")
 	fl.StringVar(&o.mdFrom, "md-from", "", "instead of the session, render the results in this JSON `file` (e.g. testdata/out/agentsession.json) as Markdown to -md")
 	if err := fl.Parse(args); err != nil {
-		return err
+		return o, err
 	}
 	partial, mdSet := false, false
 	fl.Visit(func(f *flag.Flag) {
@@ -55,11 +56,21 @@ func run(args []string, stdout io.Writer) error {
 		o.md = filepath.Join(root, "testdata", "bench", "AGENT.md")
 	}
 	if fl.NArg() > 0 || o.every < 1 || o.rounds < 0 || (o.only != "" && o.only != "session" && o.only != "timed") {
-		return errors.New("usage: agentsession [-every K] [-rounds N] [-only session|timed] [-out FILE] [-texts FILE]")
+		return o, errors.New("usage: agentsession [-every K] [-rounds N] [-only session|timed] [-out FILE] [-texts FILE] [-md FILE | -md-from FILE]")
 	}
 	o.goCmd = os.Getenv("GO")
 	if o.goCmd == "" {
 		o.goCmd = "go"
+	}
+	return o, nil
+}
+
+func run(args []string, stdout io.Writer) error {
+	start := time.Now()
+	root := browsertest.RepoRoot()
+	o, err := parseFlags(args, root)
+	if err != nil {
+		return err
 	}
 	logf := func(format string, a ...any) { fmt.Fprintf(os.Stderr, "agentsession: "+format+"\n", a...) }
 	if o.mdFrom != "" {
