@@ -1,10 +1,12 @@
 // Package frameworktest holds what the framework apps' browser tests share
-// (wasm/frameworks/sveltekit, astro, recipes, and the lazy-boot checks of
-// wasm/frameworks, wasm/frameworks/nextjs and wasm/bundlers): the requests
-// a tab makes, counted in Chromium; a production visit without an agent,
-// proved to fetch no .wasm by a sentinel; a server process of an app's own
-// (node build, the Astro server) started and stopped by the test, behind a
-// proxy that keeps every response out of the browser's cache.
+// (wasm/frameworks and its angular, astro, nextjs, nuxt, recipes and
+// sveltekit, and wasm/bundlers): the requests a tab makes, counted in
+// Chromium; a production visit without an agent, proved to fetch no .wasm
+// by a sentinel; the waits, console and .wasm checks of a page, and the
+// agent panel of the apps that have one; a server process of an app's own
+// (node build, the Astro server, next start) started and stopped by the
+// test, behind a proxy that keeps every response out of the browser's
+// cache, and the pages it renders.
 //
 // It is test code, imported only by tests.
 package frameworktest
@@ -115,14 +117,7 @@ var sentinels struct {
 // hints and preloads included, comes before it.
 func Settle(t testing.TB, tab *browsertest.Tab, rec *Requests, mounted string) int {
 	t.Helper()
-	var ok bool
-	tab.Eval(fmt.Sprintf(`(async () => {
-		for (const end = Date.now() + 30000; Date.now() < end; await new Promise((r) => setTimeout(r, 20))) {
-			if (%s) return true;
-		}
-		return false;
-	})()`, mounted), &ok)
-	if !ok {
+	if !Wait(t, tab, mounted, 30*time.Second) {
 		t.Fatalf("the page never showed %s\n%s", mounted, tab.ConsoleText())
 	}
 	tab.Eval(`new Promise((resolve) => (globalThis.requestIdleCallback ?? setTimeout)(() => resolve(true)))`, nil)
@@ -161,6 +156,21 @@ func CheckLazyBoot(t testing.TB, tab *browsertest.Tab, rec *Requests, url, mount
 	}
 	t.Logf("%d requests before the sentinel, none a .wasm; the agent's visit fetched %s", len(before), after[0])
 	return after[0]
+}
+
+// LazyBoot runs CheckLazyBoot in a tab of its own, whose Navigate and Eval
+// each wait up to timeout, and fails t unless the .wasm fetched is want
+// (its path on the site, when given). It returns the tab and that path.
+func LazyBoot(t testing.TB, url, mounted, want string, timeout time.Duration) (*browsertest.Tab, string) {
+	t.Helper()
+	tab := browsertest.NewTab(t)
+	tab.Timeout = timeout
+	rec := Record(t, tab)
+	got := CheckLazyBoot(t, tab, rec, url, mounted)
+	if want != "" && got != want {
+		t.Errorf("the agent's visit fetched %s, want the build's %s", got, want)
+	}
+	return tab, got
 }
 
 // LoaderWasm is where RedirectLoader points the loader's own fetch of the
@@ -268,4 +278,175 @@ func InstalledPackage(t testing.TB, dir string) []byte {
 		t.Fatalf("%s holds no modelcontext.wasm", tarball)
 	}
 	return wasm
+}
+
+// Open loads url in a tab of its own, whose Navigate and Eval each wait up
+// to timeout, and waits for mounted as long, less 5 s to answer in time.
+func Open(t testing.TB, url, mounted string, timeout time.Duration) *browsertest.Tab {
+	t.Helper()
+	tab := browsertest.NewTab(t)
+	tab.Timeout = timeout
+	tab.Navigate(url)
+	WaitFor(t, tab, mounted, timeout-5*time.Second)
+	return tab
+}
+
+// Wait waits, in the page of tab, until the JavaScript expression cond is
+// true, for up to within, and says whether it became true.
+func Wait(t testing.TB, tab *browsertest.Tab, cond string, within time.Duration) bool {
+	t.Helper()
+	var ok bool
+	tab.Eval(fmt.Sprintf(`(async () => {
+		for (const end = Date.now() + %d; Date.now() < end; await new Promise((r) => setTimeout(r, 20))) {
+			if (%s) return true;
+		}
+		return false;
+	})()`, within.Milliseconds(), cond), &ok)
+	return ok
+}
+
+// WaitFor is Wait that fails t, with the page's console, when cond never
+// became true.
+func WaitFor(t testing.TB, tab *browsertest.Tab, cond string, within time.Duration) {
+	t.Helper()
+	if !Wait(t, tab, cond, within) {
+		t.Fatalf("waited for %s\n%s", cond, tab.ConsoleText())
+	}
+}
+
+// PageErrors are the console lines NoErrors fails on unless told others:
+// errors, warnings and uncaught exceptions.
+var PageErrors = []string{"console.error", "console.warning", "uncaught"}
+
+// NoErrors fails t for each line the page in tab logged that starts with
+// one of kinds (PageErrors when none are given).
+func NoErrors(t testing.TB, tab *browsertest.Tab, kinds ...string) {
+	t.Helper()
+	if len(kinds) == 0 {
+		kinds = PageErrors
+	}
+	for _, line := range tab.Console() {
+		for _, k := range kinds {
+			if strings.HasPrefix(line, k) {
+				t.Errorf("the page logged %s", line)
+				break
+			}
+		}
+	}
+}
+
+// Read returns what document.modelContext.readResource(uri) gives in the
+// page of tab, as JSON.
+func Read(t testing.TB, tab *browsertest.Tab, uri string) string {
+	t.Helper()
+	var s string
+	tab.Eval(fmt.Sprintf(`document.modelContext.readResource(%q).then(JSON.stringify)`, uri), &s)
+	return s
+}
+
+// Listed returns the URIs getResources lists in the page of tab, sorted.
+func Listed(t testing.TB, tab *browsertest.Tab) []string {
+	t.Helper()
+	var got []string
+	tab.Eval(`document.modelContext.getResources().map((r) => r.uri).sort()`, &got)
+	return got
+}
+
+// ListenUpdates has the page of tab record every resourceupdated event, as
+// "<uri> <value as JSON>", in window.updates; Updates returns them.
+func ListenUpdates(t testing.TB, tab *browsertest.Tab) {
+	t.Helper()
+	tab.Eval(`window.updates = []; document.modelContext.addEventListener("resourceupdated", (e) => updates.push(e.detail.uri + " " + JSON.stringify(e.detail.value))); true`, nil)
+}
+
+// Updates returns the events ListenUpdates recorded so far.
+func Updates(t testing.TB, tab *browsertest.Tab) []string {
+	t.Helper()
+	var updates []string
+	tab.Eval(`updates`, &updates)
+	return updates
+}
+
+// CheckWasmFetched checks that the page in tab fetched one .wasm (want, its
+// path, if given), served as application/wasm with WebAssembly's magic
+// number, fetching it again as the page did. It returns the path.
+func CheckWasmFetched(t testing.TB, tab *browsertest.Tab, want string) string {
+	t.Helper()
+	var got struct {
+		Fetched []string
+		Type    string
+		Magic   []int
+	}
+	tab.Eval(`(async () => {
+		const fetched = performance.getEntriesByType("resource").map((e) => e.name).filter((n) => new URL(n).pathname.endsWith(".wasm"));
+		if (fetched.length !== 1) return { fetched };
+		const response = await fetch(fetched[0]);
+		const magic = [...new Uint8Array(await response.arrayBuffer()).slice(0, 4)];
+		return { fetched: fetched.map((n) => new URL(n).pathname), type: response.headers.get("content-type"), magic };
+	})()`, &got)
+	if len(got.Fetched) != 1 {
+		t.Fatalf("the page fetched %d .wasm files %q, want 1", len(got.Fetched), got.Fetched)
+	}
+	t.Logf("the page fetched %s", got.Fetched[0])
+	if want != "" && got.Fetched[0] != want {
+		t.Errorf("the page fetched %s, want the build's %s", got.Fetched[0], want)
+	}
+	if got.Type != "application/wasm" || fmt.Sprint(got.Magic) != "[0 97 115 109]" {
+		t.Errorf("%s: Content-Type %q, first bytes %v; want application/wasm and [0 97 115 109]", got.Fetched[0], got.Type, got.Magic)
+	}
+	return got.Fetched[0]
+}
+
+// WasmFiles returns the .wasm files under dir, relative to it, with
+// slashes; when dir cannot be read it fails t with hint (what builds it).
+func WasmFiles(t testing.TB, dir, hint string) []string {
+	t.Helper()
+	var found []string
+	err := filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if !d.IsDir() && strings.HasSuffix(path, ".wasm") {
+			rel, _ := filepath.Rel(dir, path)
+			found = append(found, filepath.ToSlash(rel))
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatalf("%v: %s", err, hint)
+	}
+	return found
+}
+
+// BuiltWasm checks that dir, a build's output, holds one .wasm, and that
+// it is the module's (wasm, when given); it returns its path relative to
+// dir, with slashes. hint says what builds dir, for when it cannot be read.
+func BuiltWasm(t testing.TB, dir string, wasm []byte, hint string) string {
+	t.Helper()
+	found := WasmFiles(t, dir, hint)
+	if len(found) != 1 {
+		t.Fatalf("%s holds the .wasm files %q, want one", dir, found)
+	}
+	if wasm != nil {
+		b, err := os.ReadFile(filepath.Join(dir, found[0]))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(b, wasm) {
+			t.Errorf("%s/%s is not the module's .wasm", dir, found[0])
+		}
+	}
+	return found[0]
+}
+
+// Node returns the Node.js the lock file of the app in dir pins (the npm
+// package "node", for the apps whose tools want a newer one than the
+// machine's); it fails t when the app's packages are not installed.
+func Node(t testing.TB, dir string) string {
+	t.Helper()
+	p := filepath.Join(dir, "node_modules", ".bin", "node")
+	if _, err := os.Stat(p); err != nil {
+		t.Fatalf("%v: the app's make target installs its locked packages", err)
+	}
+	return p
 }

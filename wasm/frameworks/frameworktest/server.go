@@ -5,6 +5,7 @@ package frameworktest
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -124,4 +125,43 @@ func WasmHandler(b []byte) http.Handler {
 		w.Header().Set("Cache-Control", "no-store")
 		w.Write(b)
 	})
+}
+
+// CheckServerPage gets path from the server at url and fails t unless it
+// answers 200 with each of want in the page (rendered on the server),
+// printing what out (the server's output) holds. It returns the page.
+func CheckServerPage(t testing.TB, url, path string, out *Output, want ...string) []byte {
+	t.Helper()
+	client := &http.Client{Timeout: 3 * time.Minute} // a development server compiles on the first request
+	resp, err := client.Get(url + path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range want {
+		if resp.StatusCode != http.StatusOK || !bytes.Contains(body, []byte(s)) {
+			t.Fatalf("GET %s: %s, want 200 with %s rendered on the server:\n%s\nthe server said:\n%s", path, resp.Status, s, body, out)
+		}
+	}
+	return body
+}
+
+// NoServerErrors fails t when out (a server's output, if not nil) holds
+// any of words, the ways that server reports an error.
+func NoServerErrors(t testing.TB, out *Output, words ...string) {
+	t.Helper()
+	if out == nil {
+		return
+	}
+	s := out.String()
+	for _, w := range words {
+		if strings.Contains(s, w) {
+			t.Errorf("the server reported:\n%s", s)
+			return
+		}
+	}
 }
