@@ -4,9 +4,7 @@ package angular
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -24,17 +22,6 @@ func TestMain(m *testing.M) { os.Exit(browsertest.Main(m, nil)) }
 
 func appDir() string {
 	return filepath.Join(browsertest.RepoRoot(), "testdata", "frameworks", "angular")
-}
-
-// node is the Node.js 22 the app's lock file pins (the npm package "node"):
-// the Angular CLI and the ssr project's server need it.
-func node(t *testing.T) string {
-	t.Helper()
-	p := filepath.Join(appDir(), "node_modules", ".bin", "node")
-	if _, err := os.Stat(p); err != nil {
-		t.Fatalf("%v: run `make test-angular`, which installs the app's locked packages", err)
-	}
-	return p
 }
 
 // mounted is the page's mark that it rendered in the browser (hydrated,
@@ -95,21 +82,14 @@ func TestBuild(t *testing.T) {
 					t.Errorf("build-%s.log says %s:\n%s", p.name, bad, log)
 				}
 			}
-			emitted := wasmFiles(t, filepath.Join(dir, "browser"))
-			if len(emitted) != 1 || !strings.HasPrefix(emitted[0], "media/modelcontext-") {
-				t.Fatalf("dist/%s/browser holds the .wasm files %q, want one, media/modelcontext-<hash>.wasm", p.name, emitted)
-			}
-			got, err := os.ReadFile(filepath.Join(dir, "browser", emitted[0]))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !bytes.Equal(got, wasm) {
-				t.Errorf("dist/%s/browser/%s is not the module's .wasm", p.name, emitted[0])
+			emitted := frameworktest.BuiltWasm(t, filepath.Join(dir, "browser"), wasm, buildHint)
+			if !strings.HasPrefix(emitted, "media/modelcontext-") {
+				t.Fatalf("dist/%s/browser holds %s, want media/modelcontext-<hash>.wasm", p.name, emitted)
 			}
 			var url string
 			var out *frameworktest.Output
 			if p.ssr {
-				if w := wasmFiles(t, filepath.Join(dir, "server")); len(w) > 0 {
+				if w := frameworktest.WasmFiles(t, filepath.Join(dir, "server"), buildHint); len(w) > 0 {
 					t.Errorf("dist/ssr/server holds the .wasm files %q: the server build took the browser's module", w)
 				}
 				url, out = startSSR(t)
@@ -117,8 +97,8 @@ func TestBuild(t *testing.T) {
 			} else {
 				url = serveStatic(t, filepath.Join(dir, "browser"), nil)
 			}
-			t.Run("lazy boot", func(t *testing.T) { checkLazyBoot(t, url, "/"+emitted[0]) })
-			t.Run("agent", func(t *testing.T) { checkAgent(t, url, out, "/"+emitted[0]) })
+			t.Run("lazy boot", func(t *testing.T) { checkLazyBoot(t, url, "/"+emitted) })
+			t.Run("agent", func(t *testing.T) { checkAgent(t, url, out, "/"+emitted) })
 		})
 	}
 }
@@ -130,7 +110,7 @@ func TestServe(t *testing.T) {
 	frameworktest.InstalledPackage(t, appDir())
 	ng := filepath.Join("node_modules", "@angular", "cli", "bin", "ng.js")
 	origin, out := frameworktest.Start(t, appDir(), []string{"NG_CLI_ANALYTICS=false"},
-		"/bin/sh", "-c", `exec "$0" "$1" serve csr --host 127.0.0.1 --port "$PORT"`, node(t), ng)
+		"/bin/sh", "-c", `exec "$0" "$1" serve csr --host 127.0.0.1 --port "$PORT"`, frameworktest.Node(t, appDir()), ng)
 	url := frameworktest.Proxy(t, origin, nil)
 	servesPage(t, origin, out)
 	t.Run("lazy boot", func(t *testing.T) { checkLazyBoot(t, url, "") })
@@ -164,19 +144,13 @@ func servesPage(t *testing.T, origin string, out fmt.Stringer) {
 func TestMissingWasm(t *testing.T) {
 	frameworktest.InstalledPackage(t, appDir())
 	browser := filepath.Join(appDir(), "dist", "csr", "browser")
-	emitted := wasmFiles(t, browser)
-	if len(emitted) != 1 {
-		t.Fatalf("dist/csr/browser holds the .wasm files %q, want one: run `make test-angular`", emitted)
-	}
-	url := serveStatic(t, browser, map[string]http.Handler{"/" + emitted[0]: http.NotFoundHandler()})
-	tab := browsertest.NewTab(t)
-	tab.Timeout = 60 * time.Second
-	tab.Navigate(url + "/")
-	waitFor(t, tab, mounted)
+	emitted := frameworktest.BuiltWasm(t, browser, nil, buildHint)
+	url := serveStatic(t, browser, map[string]http.Handler{"/" + emitted: http.NotFoundHandler()})
+	tab := frameworktest.Open(t, url+"/", mounted, 60*time.Second)
 	var message string
 	tab.Eval(`document.modelContext.readResource("state://cart").then(() => "resolved", (e) => e.message)`, &message)
 	for _, want := range []string{
-		"modelcontext: could not fetch", "/" + emitted[0], "HTTP 404",
+		"modelcontext: could not fetch", "/" + emitted, "HTTP 404",
 		"your bundler emitted the module's .wasm as", "(the page runs Angular 22.", "serve that file with the rest of the build",
 	} {
 		if !strings.Contains(message, want) {
@@ -185,25 +159,8 @@ func TestMissingWasm(t *testing.T) {
 	}
 }
 
-// wasmFiles returns the .wasm files under dir, relative to it, with slashes.
-func wasmFiles(t *testing.T, dir string) []string {
-	t.Helper()
-	var found []string
-	err := filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if !d.IsDir() && strings.HasSuffix(path, ".wasm") {
-			rel, _ := filepath.Rel(dir, path)
-			found = append(found, filepath.ToSlash(rel))
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatalf("%v: run `make test-angular`, which builds the app", err)
-	}
-	return found
-}
+// buildHint says what builds the app's dist/.
+const buildHint = "run `make test-angular`, which builds the app"
 
 // serveStatic serves the csr build's files as a static host does, with
 // index.html for the app's routes, behind frameworktest's proxy (answers
@@ -227,7 +184,7 @@ func serveStatic(t *testing.T, root string, extra map[string]http.Handler) strin
 // proxy.
 func startSSR(t *testing.T) (string, *frameworktest.Output) {
 	t.Helper()
-	origin, out := frameworktest.Start(t, appDir(), nil, node(t), filepath.Join("dist", "ssr", "server", "server.mjs"))
+	origin, out := frameworktest.Start(t, appDir(), nil, frameworktest.Node(t, appDir()), filepath.Join("dist", "ssr", "server", "server.mjs"))
 	return frameworktest.Proxy(t, origin, nil), out
 }
 
@@ -237,185 +194,42 @@ func startSSR(t *testing.T) (string, *frameworktest.Output) {
 func checkServerHTML(t *testing.T, url string, out *frameworktest.Output) {
 	t.Helper()
 	for _, path := range []string{"/", "/agent"} {
-		resp, err := http.Get(url + path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		body, _ := io.ReadAll(resp.Body)
-		resp.Body.Close()
-		if resp.StatusCode != http.StatusOK || !bytes.Contains(body, []byte(`<button id="add"`)) {
-			t.Fatalf("GET %s: %s, want 200 with the cart's button rendered on the server:\n%s\nthe server said:\n%s", path, resp.Status, body, out)
-		}
+		frameworktest.CheckServerPage(t, url, path, out, `<button id="add"`)
 	}
-	if s := out.String(); strings.Contains(s, "Error") || strings.Contains(s, "modelcontext:") {
-		t.Errorf("the server reported:\n%s", s)
-	}
+	frameworktest.NoServerErrors(t, out, "Error", "modelcontext:")
 }
 
 // checkLazyBoot: a visit without an agent fetches no .wasm (the cart is
 // registered and changed twice, which starts nothing); an agent's then
 // fetches wantWasm once, and reads the cart as the visitor left it.
 func checkLazyBoot(t *testing.T, url, wantWasm string) {
-	tab := browsertest.NewTab(t)
-	tab.Timeout = 3 * time.Minute
-	rec := frameworktest.Record(t, tab)
 	clicked := mounted + ` && (document.querySelector("#add").click(), document.querySelector("#add").click(), true)`
-	got := frameworktest.CheckLazyBoot(t, tab, rec, url+"/", clicked)
-	if wantWasm != "" && got != wantWasm {
-		t.Errorf("the agent's visit fetched %s, want the build's %s", got, wantWasm)
-	}
-	var read string
-	tab.Eval(`document.modelContext.readResource("state://cart").then(JSON.stringify)`, &read)
-	if read != `["tea","tea"]` {
+	tab, _ := frameworktest.LazyBoot(t, url+"/", clicked, wantWasm, 3*time.Minute)
+	if read := frameworktest.Read(t, tab, "state://cart"); read != `["tea","tea"]` {
 		t.Errorf(`readResource("state://cart") = %s, want ["tea","tea"]`, read)
 	}
-	noErrors(t, tab)
+	frameworktest.NoErrors(t, tab)
 }
 
-// seen is what the app's agent panel (src/app/agent.ts) shows.
-type seen struct {
-	Error  string
-	List   []struct{ URI, Name string }
-	Read   json.RawMessage
-	Pushes []push
-}
-
-// push is a resourceupdated event's detail, as far as the tests compare it.
-type push struct {
-	URI   string
-	Value json.RawMessage
-}
-
-// pushes are the events, each "<uri> <value as compact JSON>".
-func pushes(list []push) []string {
-	var out []string
-	for _, p := range list {
-		var b bytes.Buffer
-		if err := json.Compact(&b, p.Value); err != nil {
-			b.Reset()
-			b.Write(p.Value)
-		}
-		out = append(out, p.URI+" "+b.String())
-	}
-	return out
-}
-
-// checkAgent loads /agent, whose panel lists the resources, reads
-// state://cart and records every resourceupdated, and checks what it and a
-// listener of the test's see: the cart listed once and read as [], then
-// one push per change (Add tea), none for an unchanged value (Change
-// nothing, which sets an equal copy: the next change's push is the
-// sentinel); the .wasm fetched once (wantWasm, if given) as
+// checkAgent loads /agent, whose panel (src/app/agent.ts) lists the
+// resources, reads state://cart and records every resourceupdated, and
+// checks what it and a listener of the test's see: the cart listed once and
+// read as [], then one push per change (Add tea), none for an unchanged
+// value (Change nothing, which sets an equal copy: the next change's push
+// is the sentinel); the .wasm fetched once (wantWasm, if given) as
 // application/wasm. Neither the page nor the server reports an error.
 func checkAgent(t *testing.T, url string, out *frameworktest.Output, wantWasm string) {
-	tab := browsertest.NewTab(t)
-	tab.Timeout = 3 * time.Minute
-	tab.Navigate(url + "/agent")
-	waitFor(t, tab, mounted+` && document.getElementById("agent")`)
-	panel := func(cond string) seen {
-		t.Helper()
-		var s seen
-		tab.Eval(fmt.Sprintf(`(async () => {
-			const seen = () => JSON.parse(document.getElementById("agent").textContent || "{}");
-			const end = performance.now() + 60000;
-			for (let s = seen(); ; s = seen()) {
-				if (s.error || (%s) || performance.now() > end) return s;
-				await new Promise((r) => setTimeout(r, 20));
-			}
-		})()`, cond), &s)
-		if s.Error != "" {
-			t.Fatalf("the agent panel shows an error: %s\n%s", s.Error, tab.ConsoleText())
-		}
-		return s
-	}
-	s := panel(`s.list && "read" in s`)
-	if fmt.Sprint(s.List) != "[{state://cart cart}]" {
-		t.Errorf("getResources() = %+v, want state://cart (cart), once", s.List)
-	}
-	if string(s.Read) != "[]" {
-		t.Errorf(`readResource("state://cart") = %s, want []`, s.Read)
-	}
-	tab.Eval(`window.testPushes = [];
-		document.modelContext.addEventListener("resourceupdated", (e) => testPushes.push(JSON.parse(JSON.stringify(e.detail)))); true`, nil)
-	var want []string
-	for _, button := range []string{"#add", "#same", "#add"} {
-		tab.Eval(fmt.Sprintf(`document.querySelector(%q).click(); true`, button), nil)
-		if button == "#same" {
-			continue // an equal value: the next click's push is the sentinel
-		}
-		want = append(want, "state://cart ["+strings.TrimSuffix(strings.Repeat(`"tea",`, len(want)+1), ",")+"]")
-		n := len(want)
-		s = panel(fmt.Sprintf(`s.pushes.length >= %d`, n))
-		var mine []push
-		tab.Eval(fmt.Sprintf(`(async () => {
-			for (const end = performance.now() + 15000; testPushes.length < %d && performance.now() < end; ) await new Promise((r) => setTimeout(r, 20));
-			return testPushes;
-		})()`, n), &mine)
-		if fmt.Sprint(pushes(s.Pushes)) != fmt.Sprint(want) || fmt.Sprint(pushes(mine)) != fmt.Sprint(want) {
-			t.Fatalf("after the clicks the panel saw the pushes %q and the test's listener %q, want %q", pushes(s.Pushes), pushes(mine), want)
-		}
-	}
-	var read string
-	tab.Eval(`document.modelContext.readResource("state://cart").then(JSON.stringify)`, &read)
-	if read != `["tea","tea"]` {
-		t.Errorf(`readResource("state://cart") after the clicks = %s, want ["tea","tea"]`, read)
-	}
-	checkWasmFetched(t, tab, wantWasm)
-	noErrors(t, tab)
-	if out != nil {
-		if s := out.String(); strings.Contains(s, "Error") || strings.Contains(s, "modelcontext:") {
-			t.Errorf("the server reported:\n%s", s)
-		}
-	}
-}
-
-// checkWasmFetched: the page fetched one .wasm (wantWasm if given), served
-// as application/wasm.
-func checkWasmFetched(t *testing.T, tab *browsertest.Tab, wantWasm string) {
-	t.Helper()
-	var got struct {
-		Fetched []string
-		Type    string
-		Magic   []int
-	}
-	tab.Eval(`(async () => {
-		const fetched = performance.getEntriesByType("resource").map((e) => new URL(e.name).pathname).filter((p) => p.endsWith(".wasm"));
-		if (fetched.length !== 1) return { fetched };
-		const response = await fetch(fetched[0]);
-		const magic = [...new Uint8Array(await response.arrayBuffer()).slice(0, 4)];
-		return { fetched, type: response.headers.get("content-type"), magic };
-	})()`, &got)
-	if len(got.Fetched) != 1 {
-		t.Fatalf("the page fetched %d .wasm files %q, want 1", len(got.Fetched), got.Fetched)
-	}
-	t.Logf("the page fetched %s", got.Fetched[0])
-	if wantWasm != "" && got.Fetched[0] != wantWasm {
-		t.Errorf("the page fetched %s, want the build's %s", got.Fetched[0], wantWasm)
-	}
-	if got.Type != "application/wasm" || fmt.Sprint(got.Magic) != "[0 97 115 109]" {
-		t.Errorf("%s: Content-Type %q, first bytes %v; want application/wasm and [0 97 115 109]", got.Fetched[0], got.Type, got.Magic)
-	}
-}
-
-func waitFor(t *testing.T, tab *browsertest.Tab, cond string) {
-	t.Helper()
-	var ok bool
-	tab.Eval(fmt.Sprintf(`(async () => {
-		for (const end = Date.now() + 60000; Date.now() < end; await new Promise((r) => setTimeout(r, 20))) {
-			if (%s) return true;
-		}
-		return false;
-	})()`, cond), &ok)
-	if !ok {
-		t.Fatalf("waited for %s\n%s", cond, tab.ConsoleText())
-	}
-}
-
-func noErrors(t *testing.T, tab *browsertest.Tab) {
-	t.Helper()
-	for _, line := range tab.Console() {
-		if strings.HasPrefix(line, "console.error") || strings.HasPrefix(line, "console.warning") || strings.HasPrefix(line, "uncaught") {
-			t.Errorf("the page logged %s", line)
-		}
-	}
+	tab := frameworktest.Open(t, url+"/agent", mounted+` && document.getElementById("agent")`, 3*time.Minute)
+	frameworktest.CheckAgent(t, tab, frameworktest.Agent{
+		Listed: []string{"state://cart cart"},
+		URI:    "state://cart", Read: `[]`, Final: `["tea","tea"]`,
+		Steps: []frameworktest.Step{
+			{Click: "#add", Push: `state://cart ["tea"]`},
+			{Click: "#same"},
+			{Click: "#add", Push: `state://cart ["tea","tea"]`},
+		},
+	}, 60*time.Second, out)
+	frameworktest.CheckWasmFetched(t, tab, wantWasm)
+	frameworktest.NoErrors(t, tab)
+	frameworktest.NoServerErrors(t, out, "Error", "modelcontext:")
 }

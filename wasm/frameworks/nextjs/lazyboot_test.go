@@ -21,20 +21,17 @@ import (
 // Chromium, through the whole visit: past hydration, an idle period and a
 // sentinel request.
 func TestLazyBootNoHintedWasm(t *testing.T) {
-	wasm := installedPackage(t)
+	wasm := frameworktest.InstalledPackage(t, appDir())
 	for _, b := range builds {
 		t.Run(b.name, func(t *testing.T) {
-			emitted := wasmFiles(t, filepath.Join(appDir(), b.distDir, "static"))
-			if len(emitted) != 1 {
-				t.Fatalf("%s/static holds %d .wasm files %v, want 1", b.distDir, len(emitted), emitted)
-			}
-			srv := startNext(t, b, "start")
-			url := frameworktest.Proxy(t, srv.url, map[string]http.Handler{frameworktest.LoaderWasm: frameworktest.WasmHandler(wasm)})
+			emitted := frameworktest.BuiltWasm(t, filepath.Join(appDir(), b.distDir, "static"), nil, buildHint)
+			origin, _ := startNext(t, b, "start")
+			url := frameworktest.Proxy(t, origin, map[string]http.Handler{frameworktest.LoaderWasm: frameworktest.WasmHandler(wasm)})
 			tab := browsertest.NewTab(t)
 			tab.Timeout = 60 * time.Second
 			rec := frameworktest.Record(t, tab)
 			frameworktest.RedirectLoader(t, tab)
-			frameworktest.CheckNoHintedWasm(t, tab, rec, url+"/", `"list" in JSON.parse(document.getElementById("agent")?.textContent || "{}")`, "/_next/static/"+emitted[0])
+			frameworktest.CheckNoHintedWasm(t, tab, rec, url+"/", `"list" in JSON.parse(document.getElementById("agent")?.textContent || "{}")`, "/_next/static/"+emitted)
 		})
 	}
 }
