@@ -5,8 +5,6 @@ package astro
 import (
 	"bytes"
 	"fmt"
-	"io"
-	"net/http"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -97,49 +95,22 @@ func TestBuild(t *testing.T) {
 		}
 	}
 	wasm := frameworktest.InstalledPackage(t, dir)
-	var emitted []string
-	filepath.WalkDir(filepath.Join(dir, "dist", "client"), func(p string, d os.DirEntry, err error) error {
-		if err == nil && strings.HasSuffix(p, ".wasm") {
-			if b, _ := os.ReadFile(p); !bytes.Equal(b, wasm) {
-				t.Errorf("%s is not the module's .wasm", p)
-			}
-			emitted = append(emitted, p)
-		}
-		return nil
-	})
-	if len(emitted) != 1 {
-		t.Errorf("dist/client holds the .wasm files %q, want one", emitted)
-	}
+	frameworktest.BuiltWasm(t, filepath.Join(dir, "dist", "client"), wasm, "run `make test-astro`, which builds the app")
 
 	url, out := start(t)
-	resp, err := http.Get(url + "/")
-	if err != nil {
-		t.Fatal(err)
-	}
-	body, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	for _, s := range []string{`<button>Add tea</button>`, `<button data-theme="dark">Dark</button>`} {
-		if resp.StatusCode != http.StatusOK || !bytes.Contains(body, []byte(s)) {
-			t.Fatalf("GET /: %s, want 200 with %s rendered on the server:\n%s\nthe server said:\n%s", resp.Status, s, body, out)
-		}
-	}
-	if s := out.String(); strings.Contains(s, "Error") || strings.Contains(s, "modelcontext:") {
-		t.Errorf("the server reported:\n%s", s)
-	}
+	frameworktest.CheckServerPage(t, url, "/", out, `<button>Add tea</button>`, `<button data-theme="dark">Dark</button>`)
+	frameworktest.NoServerErrors(t, out, "Error", "modelcontext:")
 }
 
 // TestLazyBoot: a visit without an agent fetches no .wasm; an agent's does,
 // once, from where Astro emitted it.
 func TestLazyBoot(t *testing.T) {
 	url, _ := start(t)
-	tab := browsertest.NewTab(t)
-	tab.Timeout = 60 * time.Second
-	rec := frameworktest.Record(t, tab)
-	got := frameworktest.CheckLazyBoot(t, tab, rec, url+"/", mounted)
+	tab, got := frameworktest.LazyBoot(t, url+"/", mounted, "", 60*time.Second)
 	if !strings.HasPrefix(got, "/_astro/modelcontext.") {
 		t.Errorf("the agent's visit fetched %s, want the build's /_astro/modelcontext.<hash>.wasm", got)
 	}
-	noErrors(t, tab)
+	frameworktest.NoErrors(t, tab)
 }
 
 // TestRecipes drives both recipes in one page: each resource is listed and
@@ -147,25 +118,16 @@ func TestLazyBoot(t *testing.T) {
 // the sentinel that shows it made none.
 func TestRecipes(t *testing.T) {
 	url, out := start(t)
-	tab := browsertest.NewTab(t)
-	tab.Timeout = 60 * time.Second
-	tab.Navigate(url + "/")
-	waitFor(t, tab, mounted)
+	tab := frameworktest.Open(t, url+"/", mounted, 60*time.Second)
 	tab.Eval(`document.modelContext.ready.then(() => true)`, nil)
-	waitFor(t, tab, `document.modelContext.getResources().length === 2`)
-	var listed []string
-	tab.Eval(`document.modelContext.getResources().map((r) => r.uri).sort()`, &listed)
-	if want := []string{"state://astro-cart", "state://theme"}; fmt.Sprint(listed) != fmt.Sprint(want) {
+	frameworktest.WaitFor(t, tab, `document.modelContext.getResources().length === 2`, 15*time.Second)
+	if listed, want := frameworktest.Listed(t, tab), []string{"state://astro-cart", "state://theme"}; fmt.Sprint(listed) != fmt.Sprint(want) {
 		t.Errorf("getResources lists %q, want %q", listed, want)
 	}
-	tab.Eval(`window.updates = []; document.modelContext.addEventListener("resourceupdated", (e) => updates.push(e.detail.uri + " " + JSON.stringify(e.detail.value))); true`, nil)
+	frameworktest.ListenUpdates(t, tab)
 	for _, r := range recipes {
 		t.Run(r.section, func(t *testing.T) {
-			read := func() string {
-				var s string
-				tab.Eval(fmt.Sprintf(`document.modelContext.readResource(%q).then(JSON.stringify)`, r.uri), &s)
-				return s
-			}
+			read := func() string { return frameworktest.Read(t, tab, r.uri) }
 			if got := read(); got != r.first {
 				t.Errorf("readResource(%q) = %s, want %s", r.uri, got, r.first)
 			}
@@ -177,43 +139,16 @@ func TestRecipes(t *testing.T) {
 					continue // the same value: the next click's event is the sentinel
 				}
 				want = append(want, r.uri+" "+s.value)
-				waitFor(t, tab, fmt.Sprintf(`updates.length >= %d`, len(want)))
+				frameworktest.WaitFor(t, tab, fmt.Sprintf(`updates.length >= %d`, len(want)), 15*time.Second)
 				if got := read(); got != s.value {
 					t.Errorf("after click %d readResource(%q) = %s, want %s", i+1, r.uri, got, s.value)
 				}
 			}
-			var updates []string
-			tab.Eval(`updates`, &updates)
-			if fmt.Sprint(updates) != fmt.Sprint(want) {
+			if updates := frameworktest.Updates(t, tab); fmt.Sprint(updates) != fmt.Sprint(want) {
 				t.Errorf("resourceupdated after four clicks: %q, want %q (none for the unchanged value)", updates, want)
 			}
 		})
 	}
-	noErrors(t, tab)
-	if s := out.String(); strings.Contains(s, "Error") {
-		t.Errorf("the server reported:\n%s", s)
-	}
-}
-
-func waitFor(t *testing.T, tab *browsertest.Tab, cond string) {
-	t.Helper()
-	var ok bool
-	tab.Eval(fmt.Sprintf(`(async () => {
-		for (const end = Date.now() + 15000; Date.now() < end; await new Promise((r) => setTimeout(r, 20))) {
-			if (%s) return true;
-		}
-		return false;
-	})()`, cond), &ok)
-	if !ok {
-		t.Fatalf("waited for %s\n%s", cond, tab.ConsoleText())
-	}
-}
-
-func noErrors(t *testing.T, tab *browsertest.Tab) {
-	t.Helper()
-	for _, line := range tab.Console() {
-		if strings.HasPrefix(line, "console.error") || strings.HasPrefix(line, "console.warning") || strings.HasPrefix(line, "uncaught") {
-			t.Errorf("the page logged %s", line)
-		}
-	}
+	frameworktest.NoErrors(t, tab)
+	frameworktest.NoServerErrors(t, out, "Error")
 }

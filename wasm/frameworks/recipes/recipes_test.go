@@ -9,7 +9,6 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -159,12 +158,9 @@ func TestRecipes(t *testing.T) {
 			srv := httptest.NewServer(browsertest.NoCache(mux))
 			t.Cleanup(srv.Close)
 
-			tab := browsertest.NewTab(t)
-			tab.Timeout = 60 * time.Second
-			rec := frameworktest.Record(t, tab)
-			frameworktest.CheckLazyBoot(t, tab, rec, srv.URL+"/", r.mounted)
+			tab, _ := frameworktest.LazyBoot(t, srv.URL+"/", r.mounted, "", 60*time.Second)
 			check(t, tab, r, 0)
-			tab.Eval(`window.updates = []; document.modelContext.addEventListener("resourceupdated", (e) => updates.push(e.detail.uri + " " + JSON.stringify(e.detail.value))); true`, nil)
+			frameworktest.ListenUpdates(t, tab)
 			steps := []struct {
 				button string
 				value  int // the index in r.values after it
@@ -182,16 +178,10 @@ func TestRecipes(t *testing.T) {
 				waitFor(t, tab, fmt.Sprintf(`updates.length >= %d`, len(want)), "resourceupdated")
 				check(t, tab, r, s.value)
 			}
-			var updates []string
-			tab.Eval(`updates`, &updates)
-			if fmt.Sprint(updates) != fmt.Sprint(want) {
+			if updates := frameworktest.Updates(t, tab); fmt.Sprint(updates) != fmt.Sprint(want) {
 				t.Errorf("resourceupdated after add, empty, empty, add: %q, want %q (none for the unchanged value)", updates, want)
 			}
-			for _, line := range tab.Console() {
-				if strings.HasPrefix(line, "console.error") || strings.HasPrefix(line, "console.warning") || strings.HasPrefix(line, "uncaught") {
-					t.Errorf("the page logged %s", line)
-				}
-			}
+			frameworktest.NoErrors(t, tab)
 		})
 	}
 }
@@ -217,14 +207,7 @@ func check(t *testing.T, tab *browsertest.Tab, r recipe, v int) {
 
 func waitFor(t *testing.T, tab *browsertest.Tab, cond, what string) {
 	t.Helper()
-	var ok bool
-	tab.Eval(fmt.Sprintf(`(async () => {
-		for (const end = Date.now() + 15000; Date.now() < end; await new Promise((r) => setTimeout(r, 20))) {
-			if (%s) return true;
-		}
-		return false;
-	})()`, cond), &ok)
-	if !ok {
+	if !frameworktest.Wait(t, tab, cond, 15*time.Second) {
 		var state any
 		tab.Eval(`({ listed: document.modelContext.getResources().map((r) => r.uri), updates: window.updates, body: document.body.innerHTML })`, &state)
 		t.Fatalf("waited for %s (%s); the page: %v\n%s", what, cond, state, tab.ConsoleText())

@@ -4,8 +4,6 @@ package sveltekit
 
 import (
 	"fmt"
-	"io"
-	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -67,50 +65,22 @@ func TestBuild(t *testing.T) {
 		t.Errorf("build.log does not say svelte-check found nothing:\n%s", log)
 	}
 	wasm := frameworktest.InstalledPackage(t, dir)
-	var emitted []string
-	filepath.WalkDir(filepath.Join(dir, "build", "client"), func(p string, d os.DirEntry, err error) error {
-		if err == nil && strings.HasSuffix(p, ".wasm") {
-			b, _ := os.ReadFile(p)
-			if string(b) != string(wasm) {
-				t.Errorf("%s is not the module's .wasm", p)
-			}
-			emitted = append(emitted, p)
-		}
-		return nil
-	})
-	if len(emitted) != 1 {
-		t.Errorf("build/client holds the .wasm files %q, want one", emitted)
-	}
+	frameworktest.BuiltWasm(t, filepath.Join(dir, "build", "client"), wasm, "run `make test-sveltekit`, which builds the app")
 
 	url, out := start(t)
-	resp, err := http.Get(url + "/")
-	if err != nil {
-		t.Fatal(err)
-	}
-	body, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	for _, s := range []string{`<section id="store"><button>Add tea</button>`, `<section id="runes"><button>Add tea</button>`} {
-		if resp.StatusCode != http.StatusOK || !strings.Contains(string(body), s) {
-			t.Fatalf("GET /: %s, want 200 with %s rendered on the server:\n%s\nthe server said:\n%s", resp.Status, s, body, out)
-		}
-	}
-	if s := out.String(); strings.Contains(s, "Error") || strings.Contains(s, "modelcontext:") {
-		t.Errorf("the server reported:\n%s", s)
-	}
+	frameworktest.CheckServerPage(t, url, "/", out, `<section id="store"><button>Add tea</button>`, `<section id="runes"><button>Add tea</button>`)
+	frameworktest.NoServerErrors(t, out, "Error", "modelcontext:")
 }
 
 // TestLazyBoot: a visit without an agent fetches no .wasm; an agent's does,
 // once.
 func TestLazyBoot(t *testing.T) {
 	url, _ := start(t)
-	tab := browsertest.NewTab(t)
-	tab.Timeout = 60 * time.Second
-	rec := frameworktest.Record(t, tab)
-	got := frameworktest.CheckLazyBoot(t, tab, rec, url+"/", mounted)
+	tab, got := frameworktest.LazyBoot(t, url+"/", mounted, "", 60*time.Second)
 	if !strings.HasPrefix(got, "/_app/immutable/assets/modelcontext.") {
 		t.Errorf("the agent's visit fetched %s, want the build's /_app/immutable/assets/modelcontext.<hash>.wasm", got)
 	}
-	noErrors(t, tab)
+	frameworktest.NoErrors(t, tab)
 }
 
 // TestRecipes drives both recipes in one page: each resource is listed and
@@ -120,19 +90,14 @@ func TestLazyBoot(t *testing.T) {
 // navigation) unregisters both; coming back registers them again.
 func TestRecipes(t *testing.T) {
 	url, out := start(t)
-	tab := browsertest.NewTab(t)
-	tab.Timeout = 60 * time.Second
-	tab.Navigate(url + "/")
-	waitFor(t, tab, mounted)
+	tab := frameworktest.Open(t, url+"/", mounted, 60*time.Second)
 	tab.Eval(`document.modelContext.ready.then(() => true)`, nil)
 	checkListed(t, tab, []string{"state://kit-cart", "state://runes-cart"})
-	tab.Eval(`window.updates = []; document.modelContext.addEventListener("resourceupdated", (e) => updates.push(e.detail.uri + " " + JSON.stringify(e.detail.value))); true`, nil)
+	frameworktest.ListenUpdates(t, tab)
 	tea := `[{"sku":"tea","qty":1}]`
 	for _, r := range recipes {
 		t.Run(r.section, func(t *testing.T) {
-			var read string
-			tab.Eval(fmt.Sprintf(`document.modelContext.readResource(%q).then(JSON.stringify)`, r.uri), &read)
-			if read != "[]" {
+			if read := frameworktest.Read(t, tab, r.uri); read != "[]" {
 				t.Errorf("readResource(%q) = %s, want []", r.uri, read)
 			}
 			tab.Eval(`updates.length = 0; true`, nil)
@@ -145,16 +110,13 @@ func TestRecipes(t *testing.T) {
 				if i == 2 {
 					continue // the unchanged value: the next click's event is the sentinel
 				}
-				waitFor(t, tab, fmt.Sprintf(`updates.length >= %d`, step.events))
+				frameworktest.WaitFor(t, tab, fmt.Sprintf(`updates.length >= %d`, step.events), 15*time.Second)
 			}
-			var updates []string
-			tab.Eval(`updates`, &updates)
 			want := []string{r.uri + " " + tea, r.uri + " []", r.uri + " " + tea}
-			if fmt.Sprint(updates) != fmt.Sprint(want) {
+			if updates := frameworktest.Updates(t, tab); fmt.Sprint(updates) != fmt.Sprint(want) {
 				t.Errorf("resourceupdated after add, empty, empty, add: %q, want %q (none for the unchanged value)", updates, want)
 			}
-			tab.Eval(fmt.Sprintf(`document.modelContext.readResource(%q).then(JSON.stringify)`, r.uri), &read)
-			if read != tea {
+			if read := frameworktest.Read(t, tab, r.uri); read != tea {
 				t.Errorf("readResource(%q) after the changes = %s, want %s", r.uri, read, tea)
 			}
 			var shown string
@@ -165,45 +127,18 @@ func TestRecipes(t *testing.T) {
 		})
 	}
 	tab.Eval(`document.getElementById("other").click(); true`, nil)
-	waitFor(t, tab, `document.documentElement.dataset.mounted === "other"`)
+	frameworktest.WaitFor(t, tab, `document.documentElement.dataset.mounted === "other"`, 15*time.Second)
 	checkListed(t, tab, nil)
 	tab.Eval(`document.getElementById("back").click(); true`, nil)
-	waitFor(t, tab, mounted)
+	frameworktest.WaitFor(t, tab, mounted, 15*time.Second)
 	checkListed(t, tab, []string{"state://kit-cart", "state://runes-cart"})
-	noErrors(t, tab)
-	if s := out.String(); strings.Contains(s, "Error") {
-		t.Errorf("the server reported:\n%s", s)
-	}
+	frameworktest.NoErrors(t, tab)
+	frameworktest.NoServerErrors(t, out, "Error")
 }
 
 func checkListed(t *testing.T, tab *browsertest.Tab, want []string) {
 	t.Helper()
-	var got []string
-	tab.Eval(`document.modelContext.getResources().map((r) => r.uri).sort()`, &got)
-	if fmt.Sprint(got) != fmt.Sprint(want) {
+	if got := frameworktest.Listed(t, tab); fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("getResources lists %q, want %q", got, want)
-	}
-}
-
-func waitFor(t *testing.T, tab *browsertest.Tab, cond string) {
-	t.Helper()
-	var ok bool
-	tab.Eval(fmt.Sprintf(`(async () => {
-		for (const end = Date.now() + 15000; Date.now() < end; await new Promise((r) => setTimeout(r, 20))) {
-			if (%s) return true;
-		}
-		return false;
-	})()`, cond), &ok)
-	if !ok {
-		t.Fatalf("waited for %s\n%s", cond, tab.ConsoleText())
-	}
-}
-
-func noErrors(t *testing.T, tab *browsertest.Tab) {
-	t.Helper()
-	for _, line := range tab.Console() {
-		if strings.HasPrefix(line, "console.error") || strings.HasPrefix(line, "console.warning") || strings.HasPrefix(line, "uncaught") {
-			t.Errorf("the page logged %s", line)
-		}
 	}
 }
