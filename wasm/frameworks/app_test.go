@@ -1,12 +1,8 @@
 package frameworks
 
 import (
-	"archive/tar"
-	"bytes"
-	"compress/gzip"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -15,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/modelcontext-go/modelcontext/wasm/frameworks/frameworktest"
 	"github.com/modelcontext-go/modelcontext/wasm/internal/browsertest"
 )
 
@@ -22,54 +19,6 @@ func TestMain(m *testing.M) { os.Exit(browsertest.Main(m, nil)) }
 
 func appDir(name string) string {
 	return filepath.Join(browsertest.RepoRoot(), "testdata", "frameworks", name)
-}
-
-// installedPackage checks that the app in dir installed the tarball `make
-// pack` wrote last (each of its files), so that the tests run what a user
-// installs.
-func installedPackage(t *testing.T, dir string) {
-	t.Helper()
-	root := browsertest.RepoRoot()
-	var m struct{ Version string }
-	b, err := os.ReadFile(filepath.Join(root, "js", "package.json"))
-	if err == nil {
-		err = json.Unmarshal(b, &m)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	tarball := filepath.Join(root, "dist", "modelcontext-"+m.Version+".tgz")
-	f, err := os.Open(tarball)
-	if err != nil {
-		t.Fatalf("%v: run `make pack` first", err)
-	}
-	defer f.Close()
-	z, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatalf("%s: %v", tarball, err)
-	}
-	r := tar.NewReader(z)
-	for {
-		h, err := r.Next()
-		if err == io.EOF {
-			return
-		}
-		if err != nil {
-			t.Fatalf("%s: %v", tarball, err)
-		}
-		name := strings.TrimPrefix(h.Name, "package/")
-		want, err := io.ReadAll(r)
-		if err != nil {
-			t.Fatalf("%s: %v", tarball, err)
-		}
-		got, err := os.ReadFile(filepath.Join(dir, "node_modules", "modelcontext", name))
-		if err != nil {
-			t.Fatalf("%v: run `make test-frameworks`, which installs the packed tarball into each app", err)
-		}
-		if !bytes.Equal(got, want) {
-			t.Fatalf("%s: node_modules/modelcontext/%s is not the one in %s: run `make test-frameworks` to install the fresh tarball", dir, name, tarball)
-		}
-	}
 }
 
 // serve serves the folder dir on 127.0.0.1 until the test ends.
@@ -121,14 +70,7 @@ func (p *page) click(id string) {
 // fails the test with what, evaluated, when it never is.
 func (p *page) waitFor(cond, what string) {
 	p.t.Helper()
-	var ok bool
-	p.eval(fmt.Sprintf(`(async () => {
-		for (const end = Date.now() + 15000; Date.now() < end; await new Promise((r) => setTimeout(r, 20))) {
-			if (%s) return true;
-		}
-		return false;
-	})()`, cond), &ok)
-	if !ok {
+	if !frameworktest.Wait(p.t, p.tab, cond, 15*time.Second) {
 		var got any
 		p.eval(what, &got)
 		p.t.Fatalf("waited for %s; %s is %v\n%s", cond, what, jsonText(got), p.tab.ConsoleText())
@@ -169,11 +111,7 @@ func (p *page) pushes(uri string) []string {
 // noErrors fails the test for each error or warning the page logged.
 func (p *page) noErrors() {
 	p.t.Helper()
-	for _, line := range p.tab.Console() {
-		if strings.HasPrefix(line, "console.error") || strings.HasPrefix(line, "console.warning") || strings.HasPrefix(line, "uncaught") {
-			p.t.Errorf("the page logged %s", line)
-		}
-	}
+	frameworktest.NoErrors(p.t, p.tab)
 }
 
 // moduleError returns the message registerResource throws for descriptor

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
+
+	"github.com/modelcontext-go/modelcontext/wasm/frameworks/frameworktest"
 )
 
 var pushCost = flag.Bool("push-cost", false, "run TestPushCost (make bench)")
@@ -24,7 +26,7 @@ func TestPushCost(t *testing.T) {
 		t.Skip("a measurement: make bench runs it (-args -push-cost)")
 	}
 	dir := appDir("vite-react")
-	installedPackage(t, dir)
+	frameworktest.InstalledPackage(t, dir)
 	p := open(t, serve(t, filepath.Join(dir, "dist"))+"/bench.html")
 	p.eval(`Bench.ready`, nil)
 	const rounds, n = 41, 1000

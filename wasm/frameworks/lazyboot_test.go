@@ -3,12 +3,9 @@
 package frameworks
 
 import (
-	"io/fs"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
@@ -28,11 +25,7 @@ func TestLazyBootNoHintedWasm(t *testing.T) {
 		for _, page := range []string{"index.html", "readme.html"} {
 			t.Run(app+"/"+page, func(t *testing.T) {
 				dir := appDir(app)
-				installedPackage(t, dir)
-				wasm, err := os.ReadFile(filepath.Join(dir, "node_modules", "modelcontext", "modelcontext.wasm"))
-				if err != nil {
-					t.Fatal(err)
-				}
+				wasm := frameworktest.InstalledPackage(t, dir)
 				site := filepath.Join(dir, "dist")
 				built := builtWasm(t, site)
 				mux := http.NewServeMux()
@@ -54,16 +47,10 @@ func TestLazyBootNoHintedWasm(t *testing.T) {
 // output site.
 func builtWasm(t *testing.T, site string) string {
 	t.Helper()
-	var found []string
-	err := filepath.WalkDir(site, func(p string, d fs.DirEntry, err error) error {
-		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".wasm") {
-			rel, _ := filepath.Rel(site, p)
-			found = append(found, "/"+filepath.ToSlash(rel))
-		}
-		return err
-	})
-	if err != nil || len(found) != 1 {
-		t.Fatalf("%s holds the .wasm files %q (%v), want one: run `make test-frameworks`, which builds each app", site, found, err)
+	const hint = "run `make test-frameworks`, which builds each app"
+	found := frameworktest.WasmFiles(t, site, hint)
+	if len(found) != 1 {
+		t.Fatalf("%s holds the .wasm files %q, want one: %s", site, found, hint)
 	}
-	return found[0]
+	return "/" + found[0]
 }

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/modelcontext-go/modelcontext/wasm/frameworks/frameworktest"
 )
 
 // TestReact drives testdata/frameworks/vite-react, a Vite + React app in
@@ -12,7 +14,7 @@ import (
 // for development (dist-dev/, where StrictMode mounts each effect twice).
 func TestReact(t *testing.T) {
 	dir := appDir("vite-react")
-	installedPackage(t, dir)
+	frameworktest.InstalledPackage(t, dir)
 	for _, build := range []string{"dist", "dist-dev"} {
 		t.Run(build, func(t *testing.T) {
 			p := open(t, serve(t, filepath.Join(dir, build))+"/?debug")
@@ -117,7 +119,7 @@ func TestReact(t *testing.T) {
 // AgentPanel, in StrictMode), built for production and for development.
 func TestReactREADME(t *testing.T) {
 	dir := appDir("vite-react")
-	installedPackage(t, dir)
+	frameworktest.InstalledPackage(t, dir)
 	for _, build := range []string{"dist", "dist-dev"} {
 		t.Run(build, func(t *testing.T) {
 			checkCart(t, serve(t, filepath.Join(dir, build))+"/readme.html?debug", func(n int) string {

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/modelcontext-go/modelcontext/wasm/frameworks/frameworktest"
 	"github.com/modelcontext-go/modelcontext/wasm/internal/docs"
 )
 
@@ -69,7 +70,7 @@ globalThis.recipe$ = (async () => {
 // change of the store pushes once.
 func TestStoreRecipes(t *testing.T) {
 	dir := appDir("stores")
-	installedPackage(t, dir)
+	frameworktest.InstalledPackage(t, dir)
 	esbuild := filepath.Join(dir, "node_modules", ".bin", "esbuild")
 	for _, r := range recipes {
 		t.Run(r.name, func(t *testing.T) {

@@ -5,13 +5,15 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/modelcontext-go/modelcontext/wasm/frameworks/frameworktest"
 )
 
 // TestVue drives testdata/frameworks/vite-vue, a Vite + Vue app that uses
 // modelcontext/vue, built for production.
 func TestVue(t *testing.T) {
 	dir := appDir("vite-vue")
-	installedPackage(t, dir)
+	frameworktest.InstalledPackage(t, dir)
 	p := open(t, serve(t, filepath.Join(dir, "dist"))+"/?debug")
 	const clicks, tasks = "state://clicks", "state://tasks"
 
@@ -95,7 +97,7 @@ func TestVue(t *testing.T) {
 // TestVueREADME runs js/FRAMEWORKS.md's Vue example as written.
 func TestVueREADME(t *testing.T) {
 	dir := appDir("vite-vue")
-	installedPackage(t, dir)
+	frameworktest.InstalledPackage(t, dir)
 	checkCart(t, serve(t, filepath.Join(dir, "dist"))+"/readme.html?debug", func(n int) string {
 		return fmt.Sprintf("The agent sees %d items", n)
 	})
