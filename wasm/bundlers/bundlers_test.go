@@ -18,6 +18,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/modelcontext-go/modelcontext/wasm/frameworks/frameworktest"
 	"github.com/modelcontext-go/modelcontext/wasm/internal/browsertest"
 )
 
@@ -71,25 +72,8 @@ func installedPackage(t *testing.T, dir string) []byte {
 	return wasm
 }
 
-// wasmFiles returns the .wasm files under dir, relative to it.
-func wasmFiles(t *testing.T, dir string) []string {
-	t.Helper()
-	var found []string
-	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if !d.IsDir() && strings.HasSuffix(path, ".wasm") {
-			rel, _ := filepath.Rel(dir, path)
-			found = append(found, filepath.ToSlash(rel))
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatalf("%v: run `make test-package`, which builds each app", err)
-	}
-	return found
-}
+// buildHint says what builds each app's output.
+const buildHint = "run `make test-package`, which builds each app"
 
 // TestBundlers: each app, built for production, works in Chromium: the
 // named imports work, ready resolves, a push reaches subscribeResource and
@@ -110,19 +94,9 @@ func checkBuild(t *testing.T, dir, out, site, page string) {
 	t.Helper()
 	module := installedPackage(t, dir)
 	outDir := filepath.Join(dir, out)
-	emitted := wasmFiles(t, outDir)
-	if len(emitted) != 1 {
-		t.Fatalf("the build output %s holds %d .wasm files %v, want 1", outDir, len(emitted), emitted)
-	}
-	b, err := os.ReadFile(filepath.Join(outDir, emitted[0]))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(b, module) {
-		t.Errorf("%s/%s is not the module's .wasm", out, emitted[0])
-	}
+	emitted := frameworktest.BuiltWasm(t, outDir, module, buildHint)
 	siteDir := filepath.Join(dir, site)
-	rel, err := filepath.Rel(siteDir, filepath.Join(outDir, emitted[0]))
+	rel, err := filepath.Rel(siteDir, filepath.Join(outDir, emitted))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -157,11 +131,8 @@ func TestViteDevServer(t *testing.T) {
 // TestVitePreview: `vite preview` serves the production build with the .wasm
 // Vite emitted (not index.html in its place) as application/wasm.
 func TestVitePreview(t *testing.T) {
-	emitted := wasmFiles(t, filepath.Join(appDir("vite"), "dist"))
-	if len(emitted) != 1 {
-		t.Fatalf("dist/ holds %d .wasm files %v, want 1", len(emitted), emitted)
-	}
-	checkApp(t, startVite(t, "preview"), "/"+emitted[0])
+	emitted := frameworktest.BuiltWasm(t, filepath.Join(appDir("vite"), "dist"), nil, buildHint)
+	checkApp(t, startVite(t, "preview"), "/"+emitted)
 }
 
 // startVite runs the app's vite (with args, e.g. "preview") on a free port of
@@ -258,33 +229,8 @@ func checkApp(t *testing.T, url, wasmPath string) {
 	if len(lines) != 5 {
 		t.Errorf("the page shows %q, want each push once", lines)
 	}
-	var got struct {
-		Fetched []string
-		Type    string
-		Magic   []int
-	}
-	tab.Eval(`(async () => {
-		const fetched = performance.getEntriesByType("resource").map((e) => e.name).filter((n) => new URL(n).pathname.endsWith(".wasm"));
-		if (fetched.length !== 1) return { fetched };
-		const response = await fetch(fetched[0]);
-		const magic = [...new Uint8Array(await response.arrayBuffer()).slice(0, 4)];
-		return { fetched: fetched.map((n) => new URL(n).pathname), type: response.headers.get("content-type"), magic };
-	})()`, &got)
-	if len(got.Fetched) != 1 {
-		t.Fatalf("the page fetched %d .wasm files %q, want 1", len(got.Fetched), got.Fetched)
-	}
-	t.Logf("the page fetched %s", got.Fetched[0])
-	if wasmPath != "" && got.Fetched[0] != wasmPath {
-		t.Errorf("the page fetched %s, want the build output's %s", got.Fetched[0], wasmPath)
-	}
-	if got.Type != "application/wasm" || fmt.Sprint(got.Magic) != "[0 97 115 109]" {
-		t.Errorf("%s: Content-Type %q, first bytes %v; want application/wasm and [0 97 115 109]", got.Fetched[0], got.Type, got.Magic)
-	}
-	for _, line := range tab.Console() {
-		if strings.HasPrefix(line, "console.error") || strings.HasPrefix(line, "console.warning") || strings.HasPrefix(line, "uncaught") {
-			t.Errorf("the page logged %s", line)
-		}
-	}
+	frameworktest.CheckWasmFetched(t, tab, wasmPath)
+	frameworktest.NoErrors(t, tab)
 }
 
 func jsStrings(s []string) string {

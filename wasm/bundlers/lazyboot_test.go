@@ -30,10 +30,7 @@ func TestLazyBootNoAgent(t *testing.T) {
 			dir := appDir(name)
 			installedPackage(t, dir)
 			site := filepath.Join(dir, "dist-bare")
-			emitted := wasmFiles(t, site)
-			if len(emitted) != 1 {
-				t.Fatalf("dist-bare holds the .wasm files %q, want one", emitted)
-			}
+			emitted := frameworktest.BuiltWasm(t, site, nil, buildHint)
 			mux := http.NewServeMux()
 			mux.Handle("/", http.FileServer(http.Dir(site)))
 			if _, err := os.Stat(filepath.Join(site, "index.html")); err != nil {
@@ -46,13 +43,7 @@ func TestLazyBootNoAgent(t *testing.T) {
 			}
 			srv := httptest.NewServer(browsertest.NoCache(mux))
 			t.Cleanup(srv.Close)
-			tab := browsertest.NewTab(t)
-			tab.Timeout = 60 * time.Second
-			rec := frameworktest.Record(t, tab)
-			got := frameworktest.CheckLazyBoot(t, tab, rec, srv.URL+"/", `document.readyState === "complete"`)
-			if want := "/" + emitted[0]; got != want {
-				t.Errorf("the agent's visit fetched %s, want the build's %s", got, want)
-			}
+			tab, _ := frameworktest.LazyBoot(t, srv.URL+"/", `document.readyState === "complete"`, "/"+emitted, 60*time.Second)
 			var listed []string
 			tab.Eval(`document.modelContext.getResources().map((r) => r.uri)`, &listed)
 			if len(listed) != 1 || listed[0] != "state://bare" {
