@@ -1,9 +1,7 @@
 // @ts-check
 // page.js: where the module is, and the object its API lives on.
-import { debugLine } from "./api.js";
 import { bootStarted, wake } from "./boot.js";
 import { fetchVerified } from "./integrity.js";
-import { quietError } from "./values.js";
 
 // doc is the page's document; null where there is none (a server rendering
 // the page, a Node.js script, a test runner's node environment). There the
@@ -173,7 +171,7 @@ function ownContext() {
 // events fires the module's events: mc itself, or, for an existing object
 // that cannot carry events, an EventTarget whose methods are added to it.
 /** @type {EventTarget} */
-const events = typeof mc.dispatchEvent === "function" && typeof mc.addEventListener === "function" ? mc : new EventTarget();
+export const events = typeof mc.dispatchEvent === "function" && typeof mc.addEventListener === "function" ? mc : new EventTarget();
 if (events !== mc) define("dispatchEvent", events.dispatchEvent.bind(events));
 // listen adds a listener to events as the object's own addEventListener
 // does, which the one defined below wraps.
@@ -265,28 +263,6 @@ function flatOptions(options) {
   return { capture: Boolean(options.capture), once: Boolean(options.once), passive: options.passive, signal: options.signal };
 }
 
-// toldUnheard: debug mode has said that no listener hears the type.
-const toldUnheard = { resourceupdated: false, resourcelistchanged: false };
-
-/**
- * unheard says once, in debug mode, that an event of type was not made
- * because no listener can hear it.
- * @param {"resourceupdated" | "resourcelistchanged"} type
- */
-export function unheard(type) {
-  if (toldUnheard[type] || !debugOn()) return;
-  toldUnheard[type] = true;
-  debugLine(`no listener for ${type}: its events are not made until one is added with addEventListener or on${type}`);
-}
-
-/**
- * mayHear shares heard with the runtime.
- * @param {"resourceupdated" | "resourcelistchanged"} type
- */
-export function mayHear(type) {
-  return heard[type];
-}
-
 /**
  * ours says whether type is one of the module's events.
  * @param {any} type
@@ -364,16 +340,3 @@ export function define(name, value) {
   Object.defineProperty(mc, name, { value, configurable: true, writable: true, enumerable: false });
 }
 
-/**
- * dispatch fires a CustomEvent on document.modelContext; a listener that
- * throws is reported by the browser and stops nothing.
- * @param {string} type
- * @param {any} detail
- */
-export function dispatch(type, detail) {
-  try {
-    events.dispatchEvent(new CustomEvent(type, { detail }));
-  } catch (e) {
-    quietError(`modelcontext: dispatching ${type} failed:`, e);
-  }
-}

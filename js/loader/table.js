@@ -445,21 +445,6 @@ export function list(t) {
 }
 
 /**
- * inListOrder returns the registrations of a table in list order: the
- * page's own (IDs below FRAME_ID_BASE), then the frames' (connectFrame),
- * each in the table's order, as Go's registry.List orders them.
- * @param {Map<string, Registration>} t
- */
-export function inListOrder(t) {
-  /** @type {Registration[]} */
-  const page = [];
-  /** @type {Registration[]} */
-  const frames = [];
-  for (const r of t.values()) (r.id >= FRAME_ID_BASE ? frames : page).push(r);
-  return page.concat(frames);
-}
-
-/**
  * listed is the copy getResources or getResourceTemplates lists of r (a
  * frame's also names its origin: runtime/frameclient.js's listedFrame).
  * @param {Registration} r

@@ -6,11 +6,11 @@
 import { setCompleteTimeout } from "../loader/runtime/complete.js";
 import { freeVals, vals } from "../loader/runtime/handles.js";
 import { handlers, host, internal } from "../loader/runtime/host.js";
-import { regs } from "../loader/runtime/lookup.js";
+import { inListOrder, regs } from "../loader/runtime/lookup.js";
 import { mcpServers } from "../loader/runtime/server.js";
 import { ex, go } from "../loader/runtime/start.js";
 import { isReady } from "../loader/api.js";
-import { inListOrder, resources, templates } from "../loader/table.js";
+import { resources, templates } from "../loader/table.js";
 import { setRuntimeHooks } from "./stub.js";
 
 // The Go runtime's table of JavaScript references changes only through the

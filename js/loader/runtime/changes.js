@@ -8,11 +8,12 @@
 import { vals } from "./handles.js";
 import { reaching } from "./host.js";
 import { PLAIN_DEPTH, keyOf } from "./keys.js";
+import { inListOrder } from "./lookup.js";
 import { jsonPatch, jsonPatchApply } from "./patch.js";
 import { MIME_JSON, mcpServers, mimeClass, mimeClassOf } from "./server.js";
 import { pageRevision } from "../api.js";
 import { devtools } from "../inspect.js";
-import { inListOrder, resources } from "../table.js";
+import { resources } from "../table.js";
 /** @typedef {import("../table.js").Registration} Registration */
 
 // Removals remembered (the list changes a registration does not keep), in

@@ -9,11 +9,12 @@ import { str, utf8Length } from "./encode.js";
 import { hold, release, vals } from "./handles.js";
 import { keyOf } from "./keys.js";
 import { regs } from "./lookup.js";
+import { dispatch, mayHear, unheard } from "./events.js";
 import { mcpClose, mcpOpen, mcpPost, mcpRead } from "./server.js";
 import { ex } from "./start.js";
 import { isReady, pageRevision } from "../api.js";
 import { devtools, inspectEmit } from "../inspect.js";
-import { debugOn, dispatch, listening, mayHear, pagesOwn, unheard } from "../page.js";
+import { debugOn, listening, pagesOwn } from "../page.js";
 import { describe, isThenable, quietError } from "../values.js";
 /** @typedef {import("./changes.js").Got} Got */
 /** @typedef {import("./changes.js").PatchState} PatchState */

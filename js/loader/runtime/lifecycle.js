@@ -3,6 +3,7 @@
 // the calls made before): Go told of it, subscribe and the teardowns,
 // resourcelistchanged; reads and consumer subscriptions; and the replay of
 // the queue.
+import { dispatch, mayHear, unheard } from "./events.js";
 import { changesNow, noteRegistered, noteRemoved, patchStateOf, stepList } from "./changes.js";
 import { frameConnect, frameOf } from "./frameclient.js";
 import { handlers, internal, push, settled } from "./host.js";
@@ -11,7 +12,7 @@ import { mcpServers, serveNow } from "./server.js";
 import { ex } from "./start.js";
 import { debugLine, queue } from "../api.js";
 import { devtools, inspectEmit } from "../inspect.js";
-import { debugOn, dispatch, mayHear, unheard } from "../page.js";
+import { debugOn } from "../page.js";
 import { list, listed, notFound, resources, tableOf, templates } from "../table.js";
 import { quietError, typeName } from "../values.js";
 /** @typedef {import("../table.js").Registration} Registration */

@@ -90,3 +90,18 @@ export function match(uri) {
   const w = new Int32Array(ex.mem.buffer, p, 2);
   return { r: /** @type {Registration} */ (regs.get(w[0])), params: str(p + 8, w[1]) };
 }
+
+/**
+ * inListOrder returns the registrations of a table in list order: the
+ * page's own (IDs below FRAME_ID_BASE), then the frames' (connectFrame),
+ * each in the table's order, as Go's registry.List orders them.
+ * @param {Map<string, Registration>} t
+ */
+export function inListOrder(t) {
+  /** @type {Registration[]} */
+  const page = [];
+  /** @type {Registration[]} */
+  const frames = [];
+  for (const r of t.values()) (r.id >= FRAME_ID_BASE ? frames : page).push(r);
+  return page.concat(frames);
+}

@@ -8,13 +8,13 @@ import { compileExtracts, encodeExtracts, putString } from "./encode.js";
 import { frameOrigin } from "./frameclient.js";
 import { hold, release, vals } from "./handles.js";
 import { internal, reach } from "./host.js";
-import { regs } from "./lookup.js";
+import { inListOrder, regs } from "./lookup.js";
 import { ex } from "./start.js";
 import { debugLine, isReady } from "../api.js";
 import { devtools, inspectEmit } from "../inspect.js";
 import { isEnvelope, pageOrigin, serveWindow, servedWindow, targetOrigin, unserveWindow } from "../mcp.js";
 import { debugOn } from "../page.js";
-import { copyInfo, inListOrder, resources, templates } from "../table.js";
+import { copyInfo, resources, templates } from "../table.js";
 import { describe, isThenable, quietError } from "../values.js";
 /** @typedef {import("./host.js").Reach} Reach */
 /** @typedef {import("../table.js").Registration} Registration */
