@@ -79,7 +79,7 @@ func (l *loader) build() (map[string][]byte, error) {
 // bundled is the code esbuild bundled, before minifying.
 type bundled struct {
 	script, runtime, module string
-	inputs                  []string // the modules of the ES module's bundle
+	inputs                  []string // the files of the ES module's bundle, absolute
 }
 
 // The virtual modules' names (bundle.go's plugin loads them).
@@ -135,7 +135,8 @@ func (l *loader) bundles() (bundled, error) {
 	if err := checkDeclared(in, false); err != nil {
 		return out, err
 	}
-	sum := sha256.Sum256([]byte(code + "\x00" + code2 + "\x00" + string(l.wasmExec)))
+	// The id is of what was bundled, wherever the checkout is.
+	sum := sha256.Sum256([]byte(strings.ReplaceAll(code+"\x00"+code2, s.stubDir, "") + "\x00" + string(l.wasmExec)))
 	id := hex.EncodeToString(sum[:6])
 
 	mods[vBack] = linkModule(back, "b", "setRuntime")
@@ -156,7 +157,9 @@ func (l *loader) bundles() (bundled, error) {
 		return out, fmt.Errorf("the ES module: %w", err)
 	}
 	for in := range meta.Inputs {
-		out.inputs = append(out.inputs, in)
+		if !strings.Contains(in, "modelcontext:") { // esbuild names the files from the loader's folder
+			out.inputs = append(out.inputs, filepath.Join(s.stubDir, in))
+		}
 	}
 	return out, nil
 }

@@ -108,7 +108,10 @@ func (b bundleSpec) run() (string, metafile, error) {
 		})
 	}}
 	r := api.Build(api.BuildOptions{
-		EntryPoints:   []string{b.entry},
+		EntryPoints: []string{b.entry},
+		// The paths in the bundle's comments, which the build id hashes,
+		// are then the same wherever the checkout is.
+		AbsWorkingDir: b.s.stubDir,
 		Bundle:        true,
 		Write:         false,
 		Format:        api.FormatESModule,

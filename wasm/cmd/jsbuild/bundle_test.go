@@ -108,3 +108,41 @@ func TestEveryLoaderFileIsBundled(t *testing.T) {
 		}
 	}
 }
+
+// TestTheBuildIsTheSameAnywhere: the loader copied into another folder
+// builds into the same files, build id included.
+func TestTheBuildIsTheSameAnywhere(t *testing.T) {
+	copyDir := filepath.Join(t.TempDir(), "elsewhere", "loader")
+	err := filepath.WalkDir(loaderDir, func(path string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(loaderDir, path)
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		return write(filepath.Join(copyDir, rel), b)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	glue := filepath.Join(runtime.GOROOT(), "lib", "wasm", "wasm_exec.js")
+	var builds []map[string][]byte
+	for _, dir := range []string{loaderDir, copyDir} {
+		l, err := readLoader(dir, "", glue, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		built, err := l.build()
+		if err != nil {
+			t.Fatal(err)
+		}
+		builds = append(builds, built)
+	}
+	for name, b := range builds[0] {
+		if string(b) != string(builds[1][name]) {
+			t.Errorf("%s differs when the loader is in another folder", name)
+		}
+	}
+}
