@@ -3,14 +3,13 @@
 // document.modelContext. Starting it loads the rest of the loader (the
 // runtime, js/loader/runtime: loadRuntime, which jsbuild writes) and then
 // fetches, compiles and starts the .wasm (start.js's boot).
-import { replay } from "./runtime/lifecycle.js";
-import { deliverToServers } from "./runtime/server.js";
+import { booted } from "./runtime/lifecycle.js";
 import { boot } from "./runtime/start.js";
-import { changesSince, debugLine, fail, getResourceTemplates, getResources, pageRevision, readResource, registerResource, setReady, subscribeResource } from "./api.js";
+import { changesSince, debugLine, fail, getResourceTemplates, getResources, pageRevision, readResource, registerResource, subscribeResource } from "./api.js";
 import { connectFrame } from "./frames.js";
 import { devtools, inspectEmit, installInspect } from "./inspect.js";
 import { registerPageResource, watchMarkup } from "./markup.js";
-import { awaitMessages, deliverEarlyMessages, serveMCP, tagParent } from "./mcp.js";
+import { awaitMessages, serveMCP, tagParent } from "./mcp.js";
 import { bootMode, checkWasmURL, debugOn, define, doc, fetchWasm, mc, script, wasmURL } from "./page.js";
 import { registerResourceTools } from "./tools.js";
 import { describe, quietError } from "./values.js";
@@ -82,22 +81,7 @@ export async function start() {
   response.catch(() => {}); // boot reports it
   await loadRuntime();
   await boot(response);
-  setReady();
-  if (devtools.hook !== null) inspectEmit("boot", { state: "booted", why: devtools.why });
-  replay();
-  if (script && (script.hasAttribute("data-mcp") || script.hasAttribute("data-mcp-parent"))) {
-    const channel = script.getAttribute("data-mcp");
-    /** @type {any} */
-    const options = channel ? { channel } : {};
-    if (script.hasAttribute("data-mcp-sessions")) options.sessions = true;
-    if (script.hasAttribute("data-mcp-parent")) options.parent = tagParent();
-    try {
-      serveMCP(options);
-    } catch (e) {
-      quietError(e); // a bad data-mcp-parent: reported; the module works on
-    }
-  }
-  deliverEarlyMessages(deliverToServers);
+  booted();
 }
 
 // install puts the members on document.modelContext and starts what the

@@ -8,11 +8,12 @@ import { changesNow, noteRegistered, noteRemoved, patchStateOf, stepList } from 
 import { frameConnect, frameOf } from "./frameclient.js";
 import { handlers, internal, push, settled } from "./host.js";
 import { encodeRegistration, match, regs } from "./lookup.js";
-import { mcpServers, serveNow } from "./server.js";
+import { deliverToServers, mcpServers, serveNow } from "./server.js";
 import { ex } from "./start.js";
-import { debugLine, queue } from "../api.js";
+import { debugLine, queue, setReady } from "../api.js";
 import { devtools, inspectEmit } from "../inspect.js";
-import { debugOn } from "../page.js";
+import { deliverEarlyMessages, serveMCP, tagParent } from "../mcp.js";
+import { debugOn, script } from "../page.js";
 import { list, listed, notFound, resources, tableOf, templates } from "../table.js";
 import { quietError, typeName } from "../values.js";
 /** @typedef {import("../table.js").Registration} Registration */
@@ -241,4 +242,29 @@ export function replay() {
  */
 export function unsubscribeNow(sub) {
   internal(ex.mc_unsubscribe(sub));
+}
+
+/**
+ * booted marks the module ready once start.js's boot has run main, replays
+ * the calls made before, serves the MCP server the script tag asks for
+ * (data-mcp) and hands the servers the messages that came early (boot.js's
+ * start).
+ */
+export function booted() {
+  setReady();
+  if (devtools.hook !== null) inspectEmit("boot", { state: "booted", why: devtools.why });
+  replay();
+  if (script && (script.hasAttribute("data-mcp") || script.hasAttribute("data-mcp-parent"))) {
+    const channel = script.getAttribute("data-mcp");
+    /** @type {any} */
+    const options = channel ? { channel } : {};
+    if (script.hasAttribute("data-mcp-sessions")) options.sessions = true;
+    if (script.hasAttribute("data-mcp-parent")) options.parent = tagParent();
+    try {
+      serveMCP(options);
+    } catch (e) {
+      quietError(e); // a bad data-mcp-parent: reported; the module works on
+    }
+  }
+  deliverEarlyMessages(deliverToServers);
 }
