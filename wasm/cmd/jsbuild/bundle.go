@@ -55,13 +55,13 @@ type metafile struct {
 	Inputs map[string]struct{} `json:"inputs"`
 }
 
-// virtual is a module jsbuild writes: an entry, or what a plugin loads.
+// virtual holds the modules jsbuild writes (entries, the link modules, the
+// injected ones), by their modelcontext: names.
 type virtual map[string]string
 
-// bundle runs esbuild on the virtual entry, with plugins that load the
-// virtual modules and, when replace is set, replace every import that
-// crosses from one side to the other (replace says which side is importing
-// and what to load instead; external marks them external, for the first
+// bundleSpec is one esbuild run from the virtual entry. When from is set,
+// every relative import by a module of that side of a module of the other
+// (to) is replaced: by what loadFor writes, or marked external (the first
 // pass). inject are virtual modules whose exports stand for the free names
 // the loader uses (the constants from Go, loadRuntime, goClass).
 type bundleSpec struct {
