@@ -65,7 +65,7 @@ dist/modelcontext.js dist/modelcontext-runtime.js dist/modelcontext.mjs dist/mod
 	$(GO) run ./wasm/cmd/jsbuild -o dist -wasm-exec $(WASM_EXEC) -wasm dist/modelcontext.wasm
 
 # build-test: the test build, the same three scripts with js/testhooks/
-# appended (document.modelContext[Symbol.for("modelcontext.internals")]: the
+# bundled in (document.modelContext[Symbol.for("modelcontext.internals")]: the
 # live counts, raw exports and broken host functions the fault, leak and
 # session tests use) and its own .wasm, built with -tags modelcontext_test:
 # the module with the exports only the hooks call (mc_list, mc_stats:
@@ -187,7 +187,7 @@ types: testdata/types/node_modules/.package-lock.json
 
 # The loader's source files (// @ts-check) type-checked with the same tsc,
 # against the constants that jsbuild generates from Go; the test build's
-# hooks with them, as they share their scope. Then the extension's files,
+# hooks with them, as they import the loader's modules. Then the extension's files,
 # against Chrome's extension API (@types/chrome).
 # PIECES_JS: the repository's JavaScript, which pieces.mjs holds to functions
 # of at most 100 lines (a file over 600 is a warning).

@@ -1,30 +1,44 @@
 // @ts-check
 // api.js: the page API, and the queue of calls made before Go is ready.
+import { changesNow } from "./runtime/changes.js";
+import { readNow, registerNow, subscribeNow, unregisterNow, unsubscribeNow } from "./runtime/lifecycle.js";
+import { bootStarted, wake } from "./boot.js";
+import { devtools, inspectEmit } from "./inspect.js";
+import { deliverEarlyMessages } from "./mcp.js";
+import { bad, enter, leave, list, newRegistration, notFound, resources, snapshot, templates, validate } from "./table.js";
+import { describe, typeName } from "./values.js";
+/** @typedef {import("./table.js").Registration} Registration */
 
-const LOADING = 0;
-const READY = 1;
-const FAILED = 2;
-let state = LOADING;
+export const LOADING = 0;
+export const READY = 1;
+export const FAILED = 2;
+export let state = LOADING;
 
 // isReady tells the runtime that the module runs (it reads state through
-// this: a let of this file is not shared with the runtime's scope).
-function isReady() {
+// this: a let crosses to the runtime once, as its value then, so jsbuild
+// refuses it).
+export function isReady() {
   return state === READY;
 }
+
+// setReady records that the module runs (boot.js, once it has booted).
+export function setReady() {
+  state = READY;
+}
 /** @type {Error | null} the Error `ready` rejected with */
-let failure = null;
+export let failure = null;
 
 // The page's revision (document.modelContext.revision): one more for each
 // resourceupdated and resourcelistchanged dispatched, heard or not. The
 // runtime steps it (runtime/changes.js); before the module runs it is 0.
-const pageRevision = { value: 0 };
+export const pageRevision = { value: 0 };
 
 // The calls made before Go is ready, in order. The table answers at once
 // (getResources already lists a queued registration); replay runs the calls
 // again against Go, rebuilding the table step by step, so that every event
 // they fire sees the list as it was at that step.
 /** @type {any[]} */
-const queue = [];
+export const queue = [];
 
 /**
  * registerResource registers a resource; aborting options.signal
@@ -32,7 +46,7 @@ const queue = [];
  * @param {any} descriptor
  * @param {any} [options]
  */
-function registerResource(descriptor, options) {
+export function registerResource(descriptor, options) {
   const s = snapshot(descriptor);
   const problem = validate(s);
   if (problem) throw new TypeError(problem);
@@ -84,17 +98,17 @@ function signalOf(options, s) {
 }
 
 /** @param {string} msg */
-function debugLine(msg) {
+export function debugLine(msg) {
   console.debug("[modelcontext] " + msg);
 }
 
-function getResources() {
+export function getResources() {
   if (!bootStarted) wake("getResources was called");
   if (state === FAILED) throw failure;
   return list(resources);
 }
 
-function getResourceTemplates() {
+export function getResourceTemplates() {
   if (!bootStarted) wake("getResourceTemplates was called");
   if (state === FAILED) throw failure;
   return list(templates);
@@ -109,7 +123,7 @@ function checkURI(method, uri) {
 }
 
 /** @param {any} uri */
-function readResource(uri) {
+export function readResource(uri) {
   if (!bootStarted) wake("readResource was called");
   if (devtools.hook !== null) inspectEmit("read", { uri, by: devtools.by });
   try {
@@ -127,7 +141,7 @@ function readResource(uri) {
  * @param {any} handler
  * @param {any} [options]
  */
-function subscribeResource(uri, handler, options) {
+export function subscribeResource(uri, handler, options) {
   if (!bootStarted) wake("subscribeResource was called");
   checkURI("subscribeResource", uri);
   if (typeof handler !== "function") throw new TypeError(`modelcontext: subscribeResource: "handler" must be a function, got ${typeName(handler)}`);
@@ -165,7 +179,7 @@ function patchOption(options) {
  * that far back.
  * @param {any} revision
  */
-function changesSince(revision) {
+export function changesSince(revision) {
   if (!bootStarted) wake("changesSince was called");
   const P = "modelcontext: changesSince: ";
   if (typeof revision !== "number" || !Number.isInteger(revision)) {
@@ -182,7 +196,7 @@ function changesSince(revision) {
 // fail ends loading with err: pending reads reject with it, consumers throw
 // it from now on, and registrations become no-ops.
 /** @param {Error} err */
-function fail(err) {
+export function fail(err) {
   state = FAILED;
   failure = err;
   deliverEarlyMessages(() => {}); // to no server: they are dropped

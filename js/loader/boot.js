@@ -3,6 +3,19 @@
 // document.modelContext. Starting it loads the rest of the loader (the
 // runtime, js/loader/runtime: loadRuntime, which jsbuild writes) and then
 // fetches, compiles and starts the .wasm (start.js's boot).
+import { booted } from "./runtime/lifecycle.js";
+import { boot } from "./runtime/start.js";
+import { changesSince, debugLine, fail, getResourceTemplates, getResources, pageRevision, readResource, registerResource, subscribeResource } from "./api.js";
+import { connectFrame } from "./frames.js";
+import { devtools, inspectEmit, installInspect } from "./inspect.js";
+import { registerPageResource, watchMarkup } from "./markup.js";
+import { awaitMessages, serveMCP, tagParent } from "./mcp.js";
+import { bootMode, checkWasmURL, debugOn, define, doc, fetchWasm, mc, script, wasmURL } from "./page.js";
+import { registerResourceTools } from "./tools.js";
+import { describe, quietError } from "./values.js";
+
+// bootStarted: the module has been asked to start (wake).
+export let bootStarted = false;
 
 /**
  * Ready is document.modelContext.ready: a Promise that starts the module
@@ -29,7 +42,7 @@ class Ready extends Promise {
 let resolveReady = () => {};
 /** @type {(e: Error) => void} */
 let rejectReady = () => {};
-const ready = new Ready((resolve, reject) => {
+export const ready = new Ready((resolve, reject) => {
   resolveReady = resolve;
   rejectReady = reject;
 });
@@ -44,7 +57,7 @@ Promise.prototype.then.call(ready, undefined, () => {});
  * idle time for an idle one. Its failure is reported here, once.
  * @param {string} why
  */
-function wake(why) {
+export function wake(why) {
   if (bootStarted) return;
   bootStarted = true;
   if (debugOn()) debugLine(`starting the WebAssembly module: ${why}`);
@@ -61,70 +74,60 @@ function wake(why) {
 
 // start loads the runtime and fetches the .wasm, boots the module and
 // replays the calls made meanwhile. A failure rejects, with what to fix.
-async function start() {
+export async function start() {
   checkWasmURL();
   // The .wasm downloads while the runtime loads.
   const response = fetchWasm();
   response.catch(() => {}); // boot reports it
   await loadRuntime();
   await boot(response);
-  state = READY;
-  if (devtools.hook !== null) inspectEmit("boot", { state: "booted", why: devtools.why });
-  replay();
-  if (script && (script.hasAttribute("data-mcp") || script.hasAttribute("data-mcp-parent"))) {
-    const channel = script.getAttribute("data-mcp");
-    /** @type {any} */
-    const options = channel ? { channel } : {};
-    if (script.hasAttribute("data-mcp-sessions")) options.sessions = true;
-    if (script.hasAttribute("data-mcp-parent")) options.parent = tagParent();
-    try {
-      serveMCP(options);
-    } catch (e) {
-      quietError(e); // a bad data-mcp-parent: reported; the module works on
-    }
-  }
-  deliverEarlyMessages(deliverToServers);
+  booted();
 }
 
-define("registerResource", registerResource);
-define("getResources", getResources);
-define("getResourceTemplates", getResourceTemplates);
-define("readResource", readResource);
-define("subscribeResource", subscribeResource);
-define("serveMCP", serveMCP);
-define("registerResourceTools", registerResourceTools);
-define("registerPageResource", registerPageResource);
-define("connectFrame", connectFrame);
-// Reading ready is consumer contact too: an agent harness (Puppeteer,
-// Playwright, the DevTools protocol) awaits a Promise without calling its then.
-Object.defineProperty(mc, "ready", {
-  configurable: true,
-  enumerable: false,
-  get() {
-    if (!bootStarted) wake("ready was read");
-    return ready;
-  },
-});
-define("changesSince", changesSince);
-Object.defineProperty(mc, "revision", { configurable: true, enumerable: false, get: () => pageRevision.value });
-// The installed copy's members that reading through document.modelContext
-// would start: the ES module exports them from here (jsbuild).
-define(INSTALLED, { ready });
-if (!doc) {
-  // No document (server rendering, Node.js): producers validate and register
-  // nowhere, consumers fail with this, and ready is rejected (handled above).
-  bootStarted = true;
-  const err = new Error("modelcontext: there is no document here (server-side rendering, or Node.js without a DOM), so no agent can read resources: registerResource does nothing, and consumers work in a browser, or under jsdom or happy-dom");
-  fail(err);
-  rejectReady(err);
-} else {
-  if (script && script.hasAttribute("data-tools") && typeof mc.registerTool === "function") registerResourceTools();
-  if (script && script.hasAttribute("data-declarative")) watchMarkup((script.getAttribute("data-declarative") || "").trim());
-  if (script && script.hasAttribute("data-page-resource")) registerPageResource({ uri: script.getAttribute("data-page-resource") || undefined });
-  if (script && (script.hasAttribute("data-mcp") || script.hasAttribute("data-mcp-parent"))) awaitMessages(script.getAttribute("data-mcp") || DEFAULT_CHANNEL, undefined, tagParent());
-  if (bootMode === "eager") wake('data-boot="eager"');
-  else if (bootMode === "idle") whenIdle(() => wake("idle time after the load event"));
-  else if (debugOn()) debugLine("waiting for an agent: the WebAssembly module starts at the first consumer call, event listener, await of ready or MCP message");
+// install puts the members on document.modelContext and starts what the
+// script tag asks for (the entry calls it once every module is evaluated).
+export function install() {
+  installInspect();
+  define("registerResource", registerResource);
+  define("getResources", getResources);
+  define("getResourceTemplates", getResourceTemplates);
+  define("readResource", readResource);
+  define("subscribeResource", subscribeResource);
+  define("serveMCP", serveMCP);
+  define("registerResourceTools", registerResourceTools);
+  define("registerPageResource", registerPageResource);
+  define("connectFrame", connectFrame);
+  // Reading ready is consumer contact too: an agent harness (Puppeteer,
+  // Playwright, the DevTools protocol) awaits a Promise without calling its then.
+  Object.defineProperty(mc, "ready", {
+    configurable: true,
+    enumerable: false,
+    get() {
+      if (!bootStarted) wake("ready was read");
+      return ready;
+    },
+  });
+  define("changesSince", changesSince);
+  Object.defineProperty(mc, "revision", { configurable: true, enumerable: false, get: () => pageRevision.value });
+  // The installed copy's members that reading through document.modelContext
+  // would start: the ES module exports them from here (jsbuild).
+  define(INSTALLED, { ready });
+  if (!doc) {
+    // No document (server rendering, Node.js): producers validate and register
+    // nowhere, consumers fail with this, and ready is rejected (handled above).
+    bootStarted = true;
+    const err = new Error("modelcontext: there is no document here (server-side rendering, or Node.js without a DOM), so no agent can read resources: registerResource does nothing, and consumers work in a browser, or under jsdom or happy-dom");
+    fail(err);
+    rejectReady(err);
+  } else {
+    if (script && script.hasAttribute("data-tools") && typeof mc.registerTool === "function") registerResourceTools();
+    if (script && script.hasAttribute("data-declarative")) watchMarkup((script.getAttribute("data-declarative") || "").trim());
+    if (script && script.hasAttribute("data-page-resource")) registerPageResource({ uri: script.getAttribute("data-page-resource") || undefined });
+    if (script && (script.hasAttribute("data-mcp") || script.hasAttribute("data-mcp-parent"))) awaitMessages(script.getAttribute("data-mcp") || DEFAULT_CHANNEL, undefined, tagParent());
+    if (bootMode === "eager") wake('data-boot="eager"');
+    else if (bootMode === "idle") whenIdle(() => wake("idle time after the load event"));
+    else if (debugOn()) debugLine("waiting for an agent: the WebAssembly module starts at the first consumer call, event listener, await of ready or MCP message");
+  }
 }
 
 /**

@@ -2,6 +2,10 @@
 // frames.js: connectFrame, checked at the call. The connection itself is
 // the runtime's (runtime/frameclient.js), made once the module runs;
 // connecting is a consumer contact, so it starts the module.
+import { frameConnect, frameDisconnect } from "./runtime/frameclient.js";
+import { FAILED, READY, failure, queue, state } from "./api.js";
+import { bootStarted, wake } from "./boot.js";
+import { typeName } from "./values.js";
 
 /**
  * @typedef {object} FrameHandle one connectFrame call
@@ -18,7 +22,7 @@
  * @param {any} iframe
  * @param {any} options {origin}
  */
-function connectFrame(iframe, options) {
+export function connectFrame(iframe, options) {
   if (typeof HTMLIFrameElement === "undefined" || !(iframe instanceof HTMLIFrameElement)) {
     throw new TypeError(`modelcontext: connectFrame: "iframe" must be an HTMLIFrameElement, got ${typeName(iframe)}`);
   }

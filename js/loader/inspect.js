@@ -9,6 +9,13 @@
 // panel's "Record from load" injects it before the page's scripts), or
 // handed over later to document.modelContext[Symbol.for("modelcontext.inspect")]
 // (attaching to a running page), which answers what is there now.
+import { bootStarted } from "./boot.js";
+import { frameOf } from "./runtime/frameclient.js";
+import { FAILED, READY, failure, state } from "./api.js";
+import { bootMode, debugAttr, debugOn, define, mc } from "./page.js";
+import { list, resources, templates } from "./table.js";
+import { removeResourceTools } from "./tools.js";
+import { describe, quietError } from "./values.js";
 
 /**
  * devtools holds the hook that listens, or null; why is what started the
@@ -16,7 +23,7 @@
  * the module itself reads for someone (a tool), "" otherwise.
  * @type {{hook: null | {emit: (type: string, fields: any) => void}, why: string, by: string}}
  */
-const devtools = { hook: null, why: "", by: "" };
+export const devtools = { hook: null, why: "", by: "" };
 
 /**
  * inspectAttach makes hook the listener (null detaches) and returns what
@@ -58,7 +65,7 @@ function inspectSnapshot() {
  * @param {string} type
  * @param {any} fields
  */
-function inspectEmit(type, fields) {
+export function inspectEmit(type, fields) {
   const hook = devtools.hook;
   if (hook === null) return;
   try {
@@ -69,8 +76,10 @@ function inspectEmit(type, fields) {
   }
 }
 
-define(Symbol.for("modelcontext.inspect"), inspectAttach);
-{
+// installInspect opens the inspection channel, and attaches a hook the
+// DevTools panel set before the script ran (boot.js's install).
+export function installInspect() {
+  define(Symbol.for("modelcontext.inspect"), inspectAttach);
   const found = /** @type {any} */ (globalThis).__MODELCONTEXT_DEVTOOLS_HOOK__;
   if (found && typeof found.emit === "function") {
     devtools.hook = found;

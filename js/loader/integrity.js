@@ -7,6 +7,7 @@
 // makes ready reject, naming the file. Without the attribute nothing is
 // checked. The ES module carries no hashes: a bundler's build is checked as
 // the bundle it is part of.
+import { script } from "./page.js";
 
 /**
  * carriedHash is the SHA-384 hash this script carries for file ("runtime"
@@ -41,7 +42,7 @@ function integrityOf(file) {
  * @param {string} url
  * @returns {Promise<Response>}
  */
-function fetchVerified(url) {
+export function fetchVerified(url) {
   if (!checksIntegrity()) return fetch(url, { credentials: "same-origin" });
   return fetch(url, { credentials: "same-origin", integrity: integrityOf("wasm") }).catch((e) => mismatch("modelcontext.wasm", url, "wasm", e));
 }
@@ -56,7 +57,7 @@ function fetchVerified(url) {
  * @param {string} url
  * @returns {Promise<void>}
  */
-function verifyRuntime(url) {
+export function verifyRuntime(url) {
   if (!checksIntegrity() || url === "") return Promise.resolve();
   return /** @type {Promise<void>} */ (new Promise((resolve, reject) => {
     const link = document.createElement("link");

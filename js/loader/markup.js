@@ -5,6 +5,11 @@
 // which follows the address, is the runtime's: runtime/page.js). Both are
 // producers: they register through registerResource and never start the
 // module. Watching the DOM is the loader's, not Go's.
+import { watchPage } from "./runtime/address.js";
+import { registerResource } from "./api.js";
+import { debugOn, script } from "./page.js";
+import { resources, setMarkupRegistering } from "./table.js";
+import { describe, typeName } from "./values.js";
 
 const PAGE_URI = "page://location";
 
@@ -14,7 +19,7 @@ const PAGE_URI = "page://location";
  * forward, hash changes, Navigation API navigations, a new title).
  * @param {any} [options] {uri = "page://location", name = "page"}
  */
-function registerPageResource(options) {
+export function registerPageResource(options) {
   if (options !== undefined && (options === null || typeof options !== "object")) {
     throw new TypeError(`modelcontext: registerPageResource: the options must be an object, got ${typeName(options)}`);
   }
@@ -35,11 +40,11 @@ function registerPageResource(options) {
  * @param {any} desc
  */
 function registerMarked(desc) {
-  markupRegistering = true;
+  setMarkupRegistering(true);
   try {
     return registerResource(desc);
   } finally {
-    markupRegistering = false;
+    setMarkupRegistering(false);
   }
 }
 
@@ -66,7 +71,7 @@ const marked = new Map();
 // refused holds the elements ignored for their uri, with their fields' key
 // then: one warning each, though a parsed element is seen more than once.
 /** @type {WeakMap<Element, string>} */
-const refused = new WeakMap();
+export const refused = new WeakMap();
 
 // waiting holds, by uri, the elements refused because earlier markup held
 // it: when that element leaves, the first of them still in the document
@@ -95,7 +100,7 @@ const MARKUP_ATTRIBUTES = ["data-resource", "data-name", "data-title", "data-des
  * those added later, strictly inside scope (a CSS selector, or "" for all).
  * @param {string} scope
  */
-function watchMarkup(scope) {
+export function watchMarkup(scope) {
   if (scope !== "") {
     try {
       document.querySelector(scope);

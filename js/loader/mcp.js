@@ -3,7 +3,12 @@
 // their channels, their first messages kept (the runtime's server.js serves
 // them once Go runs).
 // "/" posts to this window's own origin, whatever it is.
-const targetOrigin = "/";
+import { serveNow, stopServer } from "./runtime/server.js";
+import { FAILED, LOADING, READY, debugLine, failure, queue, state } from "./api.js";
+import { bootStarted, wake } from "./boot.js";
+import { debugOn, script } from "./page.js";
+import { quietError } from "./values.js";
+export const targetOrigin = "/";
 
 // Before the module runs, a server is served by the loader alone: it
 // announces itself on its channel, as Go's server does when it starts, so
@@ -35,7 +40,7 @@ const otherWindows = [];
  * @param {any} [parent]
  * @returns {EarlyChannel[]}
  */
-function awaitMessages(channel, allowed, parent) {
+export function awaitMessages(channel, allowed, parent) {
   if (state !== LOADING) return [];
   const strings = (/** @type {any} */ l) => Array.isArray(l) && l.length > 0 && l.every((o) => typeof o === "string");
   /** @type {EarlyChannel[]} */
@@ -78,7 +83,7 @@ function announce(e, payload) {
  * carry: for an about:srcdoc or about:blank frame the one it inherited,
  * where location.origin says "null".
  */
-function pageOrigin() {
+export function pageOrigin() {
   return typeof origin === "string" ? origin : location.origin;
 }
 
@@ -89,7 +94,7 @@ function pageOrigin() {
  * (reading it deserializes it).
  * @param {MessageEventSource | null} source
  */
-function servedWindow(source) {
+export function servedWindow(source) {
   return source === window || (otherWindows.length > 0 && source !== null && otherWindows.includes(/** @type {Window} */ (source)));
 }
 
@@ -98,12 +103,12 @@ function servedWindow(source) {
  * unserveWindow(w) (as many times as serveWindow).
  * @param {Window} w
  */
-function serveWindow(w) {
+export function serveWindow(w) {
   otherWindows.push(w);
 }
 
 /** @param {Window} w */
-function unserveWindow(w) {
+export function unserveWindow(w) {
   const i = otherWindows.indexOf(w);
   if (i >= 0) otherWindows.splice(i, 1);
 }
@@ -115,7 +120,7 @@ function unserveWindow(w) {
  * @param {any} d
  * @param {"client-to-server" | "server-to-client"} direction
  */
-function isEnvelope(d, direction) {
+export function isEnvelope(d, direction) {
   return d !== null && typeof d === "object" && d.type === "mcp" && d.direction === direction;
 }
 
@@ -150,7 +155,7 @@ function earlyMessage(ev) {
  * tagParent is the list of origins of the script tag's data-mcp-parent
  * (separated by spaces), or undefined without one.
  */
-function tagParent() {
+export function tagParent() {
   const v = script ? script.getAttribute("data-mcp-parent") : null;
   return v === null ? undefined : v.split(/\s+/).filter((o) => o !== "");
 }
@@ -161,7 +166,7 @@ function tagParent() {
  * stops keeping them.
  * @param {(ev: MessageEvent) => void} deliver
  */
-function deliverEarlyMessages(deliver) {
+export function deliverEarlyMessages(deliver) {
   if (earlyChannels.length > 0) window.removeEventListener("message", earlyMessage);
   for (const e of earlyChannels) if (e.parent) unserveWindow(e.win);
   earlyChannels.length = 0;
@@ -173,7 +178,7 @@ function deliverEarlyMessages(deliver) {
  * that answers the parent window) and returns a handle whose stop() ends it.
  * @param {any} options
  */
-function serveMCP(options = {}) {
+export function serveMCP(options = {}) {
   if (state === FAILED) throw failure;
   const handle = { id: 0, stopped: false };
   if (state === READY) serveNow(options, handle);

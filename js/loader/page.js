@@ -1,22 +1,24 @@
 // @ts-check
 // page.js: where the module is, and the object its API lives on.
+import { bootStarted, wake } from "./boot.js";
+import { fetchVerified } from "./integrity.js";
 
 // doc is the page's document; null where there is none (a server rendering
 // the page, a Node.js script, a test runner's node environment). There the
 // loader installs nothing and its consumers fail with noDocument (boot.js).
 /** @type {Document | null} */
-const doc = typeof document === "object" && document !== null ? document : null;
+export const doc = typeof document === "object" && document !== null ? document : null;
 
 // The script tag that is running this file; null when it is imported as an
 // ES module (or injected by a script).
-const script = /** @type {HTMLScriptElement | null} */ (doc && doc.currentScript);
-const debugAttr = !!script && script.hasAttribute("data-debug");
+export const script = /** @type {HTMLScriptElement | null} */ (doc && doc.currentScript);
+export const debugAttr = !!script && script.hasAttribute("data-debug");
 
 // bootMode says when the module starts: "lazy" (the default) at the first
 // consumer contact (boot.js's wake), "eager" at once, "idle" in an idle
 // period after the load event. data-boot on the tag sets it, or, for the ES
 // module, globalThis.__MODELCONTEXT_BOOT__ set before it is imported.
-let bootMode = "lazy";
+export let bootMode = "lazy";
 {
   const fromTag = !!script && script.hasAttribute("data-boot");
   const v = fromTag ? /** @type {HTMLScriptElement} */ (script).getAttribute("data-boot") : /** @type {any} */ (globalThis).__MODELCONTEXT_BOOT__;
@@ -25,8 +27,6 @@ let bootMode = "lazy";
     console.warn(`modelcontext: ${fromTag ? "data-boot" : "__MODELCONTEXT_BOOT__"}=${JSON.stringify(String(v))} is not "lazy", "eager" or "idle"; the module boots lazily, at the first consumer call`);
   }
 }
-// bootStarted: the module has been asked to start (boot.js's wake).
-let bootStarted = false;
 
 // debugOn reads the debug switch now: data-debug on the tag, or
 // globalThis.__MODELCONTEXT_DEBUG__ === true at this moment. It is read on
@@ -41,7 +41,7 @@ if (doc && !Object.prototype.hasOwnProperty.call(globalThis, "__MODELCONTEXT_DEB
     // A global object that takes no new property: debugOn reads it as before.
   }
 }
-function debugOn() {
+export function debugOn() {
   return debugAttr || /** @type {any} */ (globalThis).__MODELCONTEXT_DEBUG__ === true ? 1 : 0;
 }
 
@@ -57,7 +57,7 @@ function debugOn() {
 // error about a .wasm that is not at wasmURL: it names what chose the URL
 // ("" for the ES module: the runtime's wasmAdvice tells a bundler's file
 // from the module's own, and names the framework's fix).
-const [wasmURL, scriptURL, wasmFix] = locate();
+export const [wasmURL, scriptURL, wasmFix] = locate();
 
 function locate() {
   const fix = "put modelcontext.wasm at that URL (beside the script), or set data-wasm on the script tag";
@@ -82,7 +82,7 @@ function locate() {
 // data-runtime on the tag, or the page's __MODELCONTEXT_RUNTIME_URL__; else
 // beside the script; else, when nothing can be beside the script (a blob:
 // script), beside the .wasm. "" when none of them gives a URL.
-const runtimeURL = locateRuntime();
+export const runtimeURL = locateRuntime();
 
 function locateRuntime() {
   if (!doc) return "";
@@ -99,7 +99,7 @@ function locateRuntime() {
 // checkWasmURL throws what is wrong with wasmURL before anything is
 // fetched: there is none, or the page was opened as a file (a file: URL is
 // read from disk where Node.js runs the page: readWasmFile).
-function checkWasmURL() {
+export function checkWasmURL() {
   if (wasmURL === "") {
     throw new Error(`modelcontext: cannot tell where modelcontext.wasm is: the script was loaded from "${scriptURL}", which no file can be beside; set data-wasm on the script tag, or globalThis.__MODELCONTEXT_WASM_URL__ before it loads`);
   }
@@ -136,7 +136,7 @@ function nodeFS() {
  * file: URL under Node.js (its bytes, then).
  * @returns {Promise<Response | ArrayBufferView>}
  */
-function fetchWasm() {
+export function fetchWasm() {
   const fs = wasmURL.startsWith("file:") ? nodeFS() : null;
   if (fs) return fs.readFile(new URL(wasmURL));
   return wasmResponse || fetchVerified(wasmURL);
@@ -157,7 +157,7 @@ function scriptURLFromStack() {
 // EventTarget.
 let madeHere = false; // mc is the EventTarget ownContext made
 /** @type {any} */
-const mc = ownContext();
+export const mc = ownContext();
 
 function ownContext() {
   if (!doc) return new EventTarget();
@@ -171,7 +171,7 @@ function ownContext() {
 // events fires the module's events: mc itself, or, for an existing object
 // that cannot carry events, an EventTarget whose methods are added to it.
 /** @type {EventTarget} */
-const events = typeof mc.dispatchEvent === "function" && typeof mc.addEventListener === "function" ? mc : new EventTarget();
+export const events = typeof mc.dispatchEvent === "function" && typeof mc.addEventListener === "function" ? mc : new EventTarget();
 if (events !== mc) define("dispatchEvent", events.dispatchEvent.bind(events));
 // listen adds a listener to events as the object's own addEventListener
 // does, which the one defined below wraps.
@@ -194,8 +194,8 @@ const listen = /** @type {any} */ (events.addEventListener).bind(events);
 // carries events (native WebMCP, a polyfill) may have had listeners before
 // this file ran, or get them from another script world: on it every event
 // is made.
-const pagesOwn = events === mc && !madeHere;
-const heard = { resourceupdated: pagesOwn, resourcelistchanged: pagesOwn };
+export const pagesOwn = events === mc && !madeHere;
+export const heard = { resourceupdated: pagesOwn, resourcelistchanged: pagesOwn };
 
 /**
  * @typedef {object} Listening the listeners of one of the module's events
@@ -206,7 +206,7 @@ const heard = { resourceupdated: pagesOwn, resourcelistchanged: pagesOwn };
 const BUBBLE = 1;
 const CAPTURE = 2;
 /** @type {Record<"resourceupdated" | "resourcelistchanged", Listening>} */
-const listening = {
+export const listening = {
   resourceupdated: { added: new Map(), handler: false },
   resourcelistchanged: { added: new Map(), handler: false },
 };
@@ -261,28 +261,6 @@ function captureOf(options) {
 function flatOptions(options) {
   if (options === null || (typeof options !== "object" && typeof options !== "function")) return Boolean(options);
   return { capture: Boolean(options.capture), once: Boolean(options.once), passive: options.passive, signal: options.signal };
-}
-
-// toldUnheard: debug mode has said that no listener hears the type.
-const toldUnheard = { resourceupdated: false, resourcelistchanged: false };
-
-/**
- * unheard says once, in debug mode, that an event of type was not made
- * because no listener can hear it.
- * @param {"resourceupdated" | "resourcelistchanged"} type
- */
-function unheard(type) {
-  if (toldUnheard[type] || !debugOn()) return;
-  toldUnheard[type] = true;
-  debugLine(`no listener for ${type}: its events are not made until one is added with addEventListener or on${type}`);
-}
-
-/**
- * mayHear shares heard with the runtime.
- * @param {"resourceupdated" | "resourcelistchanged"} type
- */
-function mayHear(type) {
-  return heard[type];
 }
 
 /**
@@ -358,20 +336,7 @@ for (const type of /** @type {const} */ (["resourceupdated", "resourcelistchange
  * @param {string | symbol} name
  * @param {any} value
  */
-function define(name, value) {
+export function define(name, value) {
   Object.defineProperty(mc, name, { value, configurable: true, writable: true, enumerable: false });
 }
 
-/**
- * dispatch fires a CustomEvent on document.modelContext; a listener that
- * throws is reported by the browser and stops nothing.
- * @param {string} type
- * @param {any} detail
- */
-function dispatch(type, detail) {
-  try {
-    events.dispatchEvent(new CustomEvent(type, { detail }));
-  } catch (e) {
-    quietError(`modelcontext: dispatching ${type} failed:`, e);
-  }
-}

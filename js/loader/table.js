@@ -11,6 +11,9 @@
 // order: getResources and the MCP lists read it, and readResource,
 // subscribeResource and pushes look a concrete uri up in it, without a call
 // into Go.
+import { listedFrame } from "./runtime/frameclient.js";
+import { doc } from "./page.js";
+import { describe, kindOf, typeName } from "./values.js";
 
 /**
  * @typedef {object} Registration one registerResource call: its descriptor
@@ -59,13 +62,22 @@
 
 let lastID = 0;
 // markupRegistering: the registerResource call under way is markup.js's.
-let markupRegistering = false;
-/** @type {Map<string, Registration>} the current resources by uri, in list order */
-const resources = new Map();
-/** @type {Map<string, Registration>} the current templates by uriTemplate, in list order */
-const templates = new Map();
+export let markupRegistering = false;
 
-const P = "modelcontext: registerResource: ";
+/**
+ * setMarkupRegistering marks the registerResource calls until it is called
+ * with false as markup.js's.
+ * @param {boolean} on
+ */
+export function setMarkupRegistering(on) {
+  markupRegistering = on;
+}
+/** @type {Map<string, Registration>} the current resources by uri, in list order */
+export const resources = new Map();
+/** @type {Map<string, Registration>} the current templates by uriTemplate, in list order */
+export const templates = new Map();
+
+export const P = "modelcontext: registerResource: ";
 
 /**
  * snapshot reads every field of a descriptor exactly once, in a fixed order,
@@ -76,7 +88,7 @@ const P = "modelcontext: registerResource: ";
  * @param {any} desc
  * @returns {Registration}
  */
-function snapshot(desc) {
+export function snapshot(desc) {
   /** @type {Registration} */
   const s = {
     kind: kindOf(desc), desc, uri: undefined, name: undefined, title: undefined, description: undefined, mimeType: undefined,
@@ -121,7 +133,7 @@ function snapshot(desc) {
  * checks (an icon that is not an object stays as it is, for its message).
  * @param {any} icons
  */
-function readIcons(icons) {
+export function readIcons(icons) {
   let items;
   try {
     items = Array.prototype.slice.call(icons);
@@ -164,7 +176,7 @@ function readComplete(complete) {
  * @param {string} key
  * @param {string} label
  */
-function read(o, key, label) {
+export function read(o, key, label) {
   try {
     return o[key];
   } catch (e) {
@@ -179,7 +191,7 @@ const SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:./s;
  * the field and the uri.
  * @param {Registration} s
  */
-function validate(s) {
+export function validate(s) {
   if (s.kind !== K_OBJECT) return P + "the descriptor must be an object, got " + KIND_NAMES[s.kind];
   let key = "uri", id = s.uri;
   if (s.uriTemplate !== undefined && s.uri === undefined) {
@@ -251,7 +263,7 @@ function badComplete(complete, completers, parts) {
 }
 
 // A URL scheme, after the C0 controls and spaces the URL parser skips.
-const URL_SCHEME = /^[\x00-\x20]*[A-Za-z][A-Za-z0-9+.-]*:/;
+export const URL_SCHEME = /^[\x00-\x20]*[A-Za-z][A-Za-z0-9+.-]*:/;
 
 /**
  * badIcons returns the field and what is wrong with `icons` (as readIcons
@@ -261,7 +273,7 @@ const URL_SCHEME = /^[\x00-\x20]*[A-Za-z][A-Za-z0-9+.-]*:/;
  * @param {any} icons
  * @returns {[string, string] | null}
  */
-function badIcons(icons) {
+export function badIcons(icons) {
   if (icons === undefined) return null;
   if (kindOf(icons) !== K_ARRAY) return ["icons", "must be an array of {src, mimeType?, sizes?, theme?}, got " + typeName(icons)];
   for (let i = 0; i < icons.length; i++) {
@@ -304,7 +316,7 @@ function iconURL(src) {
  * @param {string} field
  * @param {string} what
  */
-function bad(key, id, field, what) {
+export function bad(key, id, field, what) {
   return P + `"${field}" ${what} (${key} "${id}")`;
 }
 
@@ -314,7 +326,7 @@ function bad(key, id, field, what) {
  * @param {string} t
  * @returns {string[] | string}
  */
-function splitTemplate(t) {
+export function splitTemplate(t) {
   const parts = [];
   let rest = t;
   for (;;) {
@@ -352,7 +364,7 @@ function isISODate(t) {
  * @param {Registration} s
  * @param {number} [id]
  */
-function newRegistration(s, id) {
+export function newRegistration(s, id) {
   const template = s.uri === undefined;
   s.id = id === undefined ? ++lastID : id;
   s.key = template ? s.uriTemplate : s.uri;
@@ -384,7 +396,7 @@ function listedIcon(icon) {
 }
 
 /** @param {Registration} r */
-function tableOf(r) {
+export function tableOf(r) {
   return r.template ? templates : resources;
 }
 
@@ -393,7 +405,7 @@ function tableOf(r) {
  * runs, in the place of the one it replaces (which it returns) or last.
  * @param {Registration} r
  */
-function enter(r) {
+export function enter(r) {
   const t = tableOf(r);
   const old = t.get(r.key);
   if (old) old.current = false;
@@ -407,7 +419,7 @@ function enter(r) {
  * whether it was.
  * @param {Registration} r
  */
-function leave(r) {
+export function leave(r) {
   if (!r.current) return false;
   tableOf(r).delete(r.key);
   r.current = false;
@@ -419,7 +431,7 @@ function leave(r) {
  * into an array of its final length.
  * @param {Map<string, Registration>} t
  */
-function list(t) {
+export function list(t) {
   const out = new Array(t.size);
   let i = 0;
   /** @type {Registration[] | null} */
@@ -433,26 +445,11 @@ function list(t) {
 }
 
 /**
- * inListOrder returns the registrations of a table in list order: the
- * page's own (IDs below FRAME_ID_BASE), then the frames' (connectFrame),
- * each in the table's order, as Go's registry.List orders them.
- * @param {Map<string, Registration>} t
- */
-function inListOrder(t) {
-  /** @type {Registration[]} */
-  const page = [];
-  /** @type {Registration[]} */
-  const frames = [];
-  for (const r of t.values()) (r.id >= FRAME_ID_BASE ? frames : page).push(r);
-  return page.concat(frames);
-}
-
-/**
  * listed is the copy getResources or getResourceTemplates lists of r (a
  * frame's also names its origin: runtime/frameclient.js's listedFrame).
  * @param {Registration} r
  */
-function listed(r) {
+export function listed(r) {
   if (r.id >= FRAME_ID_BASE) return listedFrame(r);
   if (r.template) return copyInfo(r);
   return r.annotations === undefined && r.icons === undefined ? listedPlain(r) : copyRest(r, { uri: r.uri, name: r.name });
@@ -479,7 +476,7 @@ function listedPlain(r) {
  * spread), its annotations and audience too.
  * @param {any} info
  */
-function copyInfo(info) {
+export function copyInfo(info) {
   /** @type {any} */
   const c = info.uri !== undefined ? { uri: info.uri, name: info.name } : { uriTemplate: info.uriTemplate, name: info.name };
   return copyRest(info, c);
@@ -490,7 +487,7 @@ function copyInfo(info) {
  * @param {any} info
  * @param {any} c
  */
-function copyRest(info, c) {
+export function copyRest(info, c) {
   if (info.title !== undefined) c.title = info.title;
   if (info.description !== undefined) c.description = info.description;
   c.mimeType = info.mimeType;
@@ -519,6 +516,6 @@ function copyIcon(icon) {
 }
 
 /** @param {string} uri */
-function notFound(uri) {
+export function notFound(uri) {
   return new DOMException(`modelcontext: no resource is registered for uri "${uri}"`, "NotFoundError");
 }

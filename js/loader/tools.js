@@ -20,6 +20,10 @@
 // browser (isBuiltIn). Both kinds take registerTool(tool, {signal}) and
 // remove a tool when the signal is aborted; an older polyfill returns
 // {unregister} instead, which removal calls too.
+import { changesTool, listTool, readTool } from "./runtime/resourcetools.js";
+import { failure } from "./api.js";
+import { doc, mc } from "./page.js";
+import { describe, isThenable, quietError } from "./values.js";
 
 /**
  * @typedef {object} ResourceTool what registerTool is given
@@ -31,7 +35,7 @@
  */
 
 /** @type {(() => void) | null} the remover of the tools while they are registered */
-let removeResourceTools = null;
+export let removeResourceTools = null;
 
 /**
  * registerResourceTools registers list_resources and read_resource with the
@@ -44,7 +48,7 @@ let removeResourceTools = null;
  * already) is reported with console.error, never left as an unhandled
  * rejection; one that rejects because removal aborted it is not reported.
  */
-function registerResourceTools() {
+export function registerResourceTools() {
   if (!doc && failure) throw failure;
   if (typeof mc.registerTool !== "function") {
     throw new Error("modelcontext: registerResourceTools needs document.modelContext.registerTool (WebMCP or a polyfill such as @mcp-b/global)");

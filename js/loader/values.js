@@ -7,7 +7,7 @@
  * null or array.
  * @param {any} v
  */
-function kindOf(v) {
+export function kindOf(v) {
   switch (typeof v) {
     case "undefined": return K_UNDEFINED;
     case "string": return K_STRING;
@@ -29,7 +29,7 @@ function kindOf(v) {
  * typeName is what messages call the type of v.
  * @param {any} v
  */
-function typeName(v) {
+export function typeName(v) {
   return KIND_NAMES[kindOf(v)];
 }
 
@@ -37,7 +37,7 @@ function typeName(v) {
  * describe returns the message of an error, or the error as text.
  * @param {any} e
  */
-function describe(e) {
+export function describe(e) {
   try {
     return e instanceof Error ? e.message : String(e);
   } catch {
@@ -49,7 +49,7 @@ function describe(e) {
  * quietError reports without ever throwing, even when the stack is exhausted.
  * @param {...any} args
  */
-function quietError(...args) {
+export function quietError(...args) {
   try {
     console.error(...args);
   } catch {}
@@ -59,6 +59,6 @@ function quietError(...args) {
  * isThenable tells a Promise (or any thenable) from a value.
  * @param {any} v
  */
-function isThenable(v) {
+export function isThenable(v) {
   return v !== null && (typeof v === "object" || typeof v === "function") && typeof v.then === "function";
 }

@@ -1,8 +1,17 @@
 // @ts-check
 // hooks.js: the runtime's side of the test hooks (stub.js has the other):
-// `jsbuild -test` appends it after the runtime's files, in their scope. It
-// hands stub.js what document.modelContext[Symbol.for("modelcontext.internals")]
-// reads once the runtime is loaded.
+// `jsbuild -test` bundles it with the runtime, which calls installHooks when
+// it is loaded. It hands stub.js what
+// document.modelContext[Symbol.for("modelcontext.internals")] reads then.
+import { setCompleteTimeout } from "../loader/runtime/complete.js";
+import { freeVals, vals } from "../loader/runtime/handles.js";
+import { handlers, host, internal } from "../loader/runtime/host.js";
+import { inListOrder, regs } from "../loader/runtime/lookup.js";
+import { mcpServers } from "../loader/runtime/server.js";
+import { ex, go } from "../loader/runtime/start.js";
+import { isReady } from "../loader/api.js";
+import { resources, templates } from "../loader/table.js";
+import { setRuntimeHooks } from "./stub.js";
 
 // The Go runtime's table of JavaScript references changes only through the
 // "syscall/js.*" functions of its import object (each one that hands Go a
@@ -16,9 +25,16 @@
 // count" (a wasm_exec.js that names its imports otherwise).
 let goJSCalls = 0;
 let goJSImports = 0;
-{
+
+// installHooks wraps Go's import object and hands stub.js the hooks.
+export function installHooks() {
+  countGoJSCalls();
+  setRuntimeHooks(hooks);
+}
+
+function countGoJSCalls() {
   const own = new WeakMap();
-  Object.defineProperty(Go.prototype, "importObject", {
+  Object.defineProperty(goClass().prototype, "importObject", {
     configurable: true,
     get() {
       return own.get(this);
@@ -51,7 +67,7 @@ function testEx() {
   return /** @type {ModuleExports & TestModuleExports} */ (ex);
 }
 
-setRuntimeHooks({
+const hooks = {
   cacheDrift() {
     if (!ex || !isReady()) return "";
     for (const t of [resources, templates]) {
@@ -92,7 +108,7 @@ setRuntimeHooks({
     return !!(go && go.exited);
   },
   setCompleteTimeout(/** @type {number} */ ms) {
-    completeTimeout = ms;
+    setCompleteTimeout(ms);
   },
   breakHost(/** @type {string} */ name) {
     const h = /** @type {Record<string, Function>} */ (/** @type {unknown} */ (host));
@@ -102,4 +118,4 @@ setRuntimeHooks({
       throw new Error("broken by the test");
     };
   },
-});
+};

@@ -1,8 +1,8 @@
 // @ts-check
 // stub.js: what the test build adds to the loader, for tests and leak
-// checks, never for pages. `jsbuild -test` appends it after the stub's own
-// files, in their function scope (and hooks.js after the runtime's), and
-// writes that build apart from dist/ (`make build-test`: .cache/testdist/,
+// checks, never for pages. `jsbuild -test` bundles it with the stub, and
+// calls installStubHooks after boot.js's install (and hooks.js with the
+// runtime), and writes that build apart from dist/ (`make build-test`: .cache/testdist/,
 // with the .wasm that has the exports only the hooks call); dist/ never
 // holds it, and wasm/cmd/jsbuild's tests check that.
 //
@@ -26,16 +26,24 @@
 //   cacheDrift()   "" when the loader's cache of current registrations
 //                  (table.js) holds what Go lists, in Go's order, else the
 //                  first difference ("" before the module runs)
+import { devtools } from "../loader/inspect.js";
+import { define } from "../loader/page.js";
 
 /** @type {any} the runtime's side (hooks.js), once the runtime is loaded */
 let runtimeHooks = null;
 
 /** @param {any} h */
-function setRuntimeHooks(h) {
+export function setRuntimeHooks(h) {
   runtimeHooks = h;
 }
 
-define(Symbol.for("modelcontext.internals"), {
+// installStubHooks puts the hooks on document.modelContext (the test
+// build's entry calls it after boot.js's install).
+export function installStubHooks() {
+  define(Symbol.for("modelcontext.internals"), internals);
+}
+
+const internals = {
   stats() {
     if (runtimeHooks) return runtimeHooks.stats();
     return {
@@ -67,4 +75,4 @@ define(Symbol.for("modelcontext.internals"), {
     if (!runtimeHooks) throw new Error("modelcontext test hooks: breakHost before the runtime is loaded");
     runtimeHooks.breakHost(name);
   },
-});
+};

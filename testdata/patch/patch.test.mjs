@@ -14,7 +14,9 @@ import jsonpatchLib from "fast-json-patch";
 
 const { applyPatch, deepClone, compare } = jsonpatchLib;
 const here = new URL(".", import.meta.url);
-const source = fs.readFileSync(new URL("../../js/loader/runtime/patch.js", here), "utf8");
+// patch.js is an ES module that imports nothing: its exports' keywords
+// dropped, it runs as a script in a context of its own.
+const source = fs.readFileSync(new URL("../../js/loader/runtime/patch.js", here), "utf8").replace(/^export /gm, "");
 const CORPUS = new URL("corpus.json", here);
 const PAIRS = 20000, CORPUS_RANDOM = 220, CORPUS_SEED = 6902;
 const patchIdKeysInOrder = JSON.parse(source.match(/const patchIdKeys = (\[[^\]]*\])/)[1]); // patch.js's own

@@ -11,7 +11,7 @@
 // exports, a host function that breaks: the fault, leak, deferred
 // registration and MCP session tests) load the test build instead (make
 // build-test; testBuild below), which is dist/'s loader with js/testhooks/
-// appended, running dist/'s .wasm. Every other test loads dist/ as a page
+// bundled in, running dist/'s .wasm. Every other test loads dist/ as a page
 // does.
 //
 // Pages live in testdata/pages/: contract.html loads harness.js (console

@@ -12,7 +12,7 @@ let pageHooked = false;
  * navigation that also sets the title) make one onChange, in a microtask.
  * @param {() => void} onChange
  */
-function watchPage(onChange) {
+export function watchPage(onChange) {
   let queued = false;
   const notify = () => {
     if (queued) return;

@@ -5,6 +5,16 @@
 // removals are remembered, so that changesSince calls no getter. Patches
 // (RFC 6902, patch.js) are made between JSON texts: the comparison key of a
 // plain pushed value is its JSON text, so a push pays nothing more for them.
+import { vals } from "./handles.js";
+import { reaching } from "./host.js";
+import { PLAIN_DEPTH, keyOf } from "./keys.js";
+import { inListOrder } from "./lookup.js";
+import { jsonPatch, jsonPatchApply } from "./patch.js";
+import { MIME_JSON, mcpServers, mimeClass, mimeClassOf } from "./server.js";
+import { pageRevision } from "../api.js";
+import { devtools } from "../inspect.js";
+import { resources } from "../table.js";
+/** @typedef {import("../table.js").Registration} Registration */
 
 // Removals remembered (the list changes a registration does not keep), in
 // a ring of REMOVALS_KEPT: a uri, the revision it entered the list at and the
@@ -32,7 +42,7 @@ const pendingReplaced = [];
  * @param {Registration} r
  * @param {Registration | undefined} old
  */
-function noteRegistered(r, old) {
+export function noteRegistered(r, old) {
   r.addedAt = old ? old.addedAt : pageRevision.value + 1;
   if (old) r.pushedAt = old.pushedAt; // a replacement's first push patches from the value before it
   if (r.template) return;
@@ -44,7 +54,7 @@ function noteRegistered(r, old) {
  * noteRemoved remembers that r left the list.
  * @param {Registration} r
  */
-function noteRemoved(r) {
+export function noteRemoved(r) {
   if (r.template) return;
   const i = removalsMade++ % REMOVALS_KEPT;
   if (removalsMade > REMOVALS_KEPT) {
@@ -59,7 +69,7 @@ function noteRemoved(r) {
 
 // stepList steps the revision for one resourcelistchanged and stamps the
 // list changes it reports.
-function stepList() {
+export function stepList() {
   const n = ++pageRevision.value;
   for (let i = 0; i < pendingRegs.length; i++) {
     if (pendingReplaced[i]) pendingRegs[i].changedAt = n;
@@ -75,7 +85,7 @@ function stepList() {
  * stepPush steps the revision for the resourceupdated of r.
  * @param {Registration} r
  */
-function stepPush(r) {
+export function stepPush(r) {
   r.prevPushedAt = r.pushedAt;
   return (r.changedAt = r.pushedAt = ++pageRevision.value);
 }
@@ -84,7 +94,7 @@ function stepPush(r) {
  * changesNow answers changesSince(since), since already checked.
  * @param {number} since
  */
-function changesNow(since) {
+export function changesNow(since) {
   const revision = pageRevision.value;
   if (since < forgottenBefore) return { revision, reset: true };
   /** @type {string[]} */
@@ -115,12 +125,12 @@ function changesNow(since) {
  */
 
 /** @param {string} text @returns {Snap} */
-function snapOf(text) {
+export function snapOf(text) {
   return { text, json: undefined, parsed: false };
 }
 
 /** @param {Snap} s */
-function parsedSnap(s) {
+export function parsedSnap(s) {
   if (!s.parsed) {
     s.json = JSON.parse(s.text);
     s.parsed = true;
@@ -140,7 +150,7 @@ function jsonTextOfKey(k) {
 }
 
 /** @type {(string | null | undefined)[]} value handle → its comparison key (runtime/host.js's result) */
-const pushedKeys = [];
+export const pushedKeys = [];
 
 // A uri's shadow is its last dispatched value as JSON, kept while something
 // follows it by patches and updated by each push's patch: a push diffs the
@@ -264,7 +274,7 @@ function shadowOf(r) {
  * @param {string} uri
  * @param {number} h
  */
-function patchInfo(s, uri, h) {
+export function patchInfo(s, uri, h) {
   const p = pushPatch(uri, h);
   const ok = p.opsText !== null && p.text !== null && s.last === p.from && p.opsText.length <= p.text.length;
   s.last = p.text === null ? -1 : pushedAt;
@@ -290,7 +300,7 @@ function notePatchInfo(h, patch, text) {
  * @param {Registration} r
  * @returns {PatchState}
  */
-function patchStateOf(r) {
+export function patchStateOf(r) {
   return { last: shadowOf(r) };
 }
 
@@ -301,7 +311,7 @@ function patchStateOf(r) {
  * @param {Snap | null | undefined} prev
  * @param {Snap} cur
  */
-function patchBetween(prev, cur) {
+export function patchBetween(prev, cur) {
   return prev ? patchOrNull(() => jsonPatch(parsedSnap(prev), parsedSnap(cur))) : null;
 }
 
@@ -358,7 +368,7 @@ function memoryOf(server, session) {
  * @param {number} server
  * @param {string} session
  */
-function forgetSession(server, session) {
+export function forgetSession(server, session) {
   memories.delete(server + " " + session);
 }
 
@@ -394,7 +404,7 @@ function remember(m, uri, x) {
  * @param {number} h
  * @param {number} max the most text contents may have (serveMCP's maxBytes)
  */
-function attachChanges(server, session, params, h, max) {
+export function attachChanges(server, session, params, h, max) {
   // What the session receives, for the DevTools panel: "neither" unless a patch or the contents go below.
   const got = devtools.hook !== null ? noteGot(h, followerName(server, session), "neither", null, null) : null;
   const uri = params.uri;
@@ -448,7 +458,7 @@ function patchFor(x, p, uri) {
  * @param {string} session
  * @param {any} content the read's contents[0]
  */
-function keepRead(server, session, content) {
+export function keepRead(server, session, content) {
   const text = content.text;
   if (mimeClass(content.mimeType) === MIME_JSON && typeof text === "string") remember(memoryOf(server, session), content.uri, { rev: -1, text, size: text.length });
   else forgetRead(server, session, content.uri);
@@ -461,7 +471,7 @@ function keepRead(server, session, content) {
  * @param {string} session
  * @param {string} uri
  */
-function forgetRead(server, session, uri) {
+export function forgetRead(server, session, uri) {
   const m = memories.get(server + " " + session);
   if (m) {
     const old = m.uris.get(uri);

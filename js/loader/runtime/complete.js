@@ -3,11 +3,25 @@
 // (completion/complete). Go checks the request and the answer and cuts it
 // (wasm/mcp/complete.go); this calls the page's completer and hands Go what
 // it gave, or why it gave nothing.
+import { encodeField } from "./encode.js";
+import { regs } from "./lookup.js";
+import { flushOutgoing, inMessage } from "./server.js";
+import { ex } from "./start.js";
+import { isReady } from "../api.js";
+import { describe, isThenable, kindOf } from "../values.js";
 
 // completeTimeout is how long, in ms, a completer's Promise may take before
 // its completion answers an error instead (the test build's hooks shorten
 // it): a completer that never settles holds nothing else back.
 let completeTimeout = 5000;
+
+/**
+ * setCompleteTimeout sets completeTimeout (the test build's hooks).
+ * @param {number} ms
+ */
+export function setCompleteTimeout(ms) {
+  completeTimeout = ms;
+}
 
 /**
  * mcpComplete calls the completer of variable name of registration id,
@@ -20,7 +34,7 @@ let completeTimeout = 5000;
  * @param {string} value
  * @param {string} args the arguments already chosen, a JSON object
  */
-function mcpComplete(server, req, id, name, value, args) {
+export function mcpComplete(server, req, id, name, value, args) {
   const r = regs.get(id);
   const pair = r && r.completers ? r.completers.find((p) => p[0] === name) : undefined;
   if (!r || !pair) {

@@ -6,16 +6,25 @@
 // boolean, by a byte; for an array, by its length and its items (an array
 // inside an array as its kind and a zero length). Other kinds have no
 // payload. registry.DecodeFields reads it.
+import { match } from "./lookup.js";
+import { ex } from "./start.js";
+import { resources } from "../table.js";
+import { kindOf } from "../values.js";
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 const strictDecoder = new TextDecoder("utf-8", { fatal: true });
 let scratch = new Uint8Array(512);
 let scratchView = new DataView(scratch.buffer);
-let pos = 0;
+export let pos = 0;
+
+// begin starts a message in the scratch buffer.
+export function begin() {
+  pos = 0;
+}
 
 /** @param {number} n */
-function room(n) {
+export function room(n) {
   if (pos + n <= scratch.length) return;
   const bigger = new Uint8Array(Math.max(pos + n, scratch.length * 2));
   bigger.set(scratch.subarray(0, pos));
@@ -29,7 +38,7 @@ function room(n) {
  * @param {any} v
  * @param {number} depth
  */
-function put(v, depth) {
+export function put(v, depth) {
   const k = kindOf(v);
   room(1);
   scratch[pos++] = k;
@@ -59,8 +68,8 @@ function put(v, depth) {
  * array must be a plain copy, as for put).
  * @param {any} v
  */
-function encodeField(v) {
-  pos = 0;
+export function encodeField(v) {
+  begin();
   put(v, 0);
   return flush();
 }
@@ -81,7 +90,7 @@ function encodeField(v) {
  * with it.
  * @param {{path: string[], as?: string}[]} fields
  */
-function compileExtracts(fields) {
+export function compileExtracts(fields) {
   /** @type {ExtractNode} */
   const root = { key: "", fields: [], children: [] };
   fields.forEach((f, i) => {
@@ -137,7 +146,7 @@ function extract(node, v, values) {
  * @param {any} root
  * @param {number} [limit]
  */
-function encodeExtracts(table, root, limit = Infinity) {
+export function encodeExtracts(table, root, limit = Infinity) {
   const { fields, values } = table;
   let unreadable = extract(table.root, root, values);
   for (let i = 0; i < values.length; i++) {
@@ -251,7 +260,7 @@ function textLength(v) {
  * short encoding (a registration) is copied byte by byte: cheaper than the
  * subarray that set needs.
  */
-function flush() {
+export function flush() {
   const view = goBuffer(pos);
   if (pos <= 64) {
     for (let i = 0; i < pos; i++) view[i] = scratch[i];
@@ -272,7 +281,7 @@ let bufView = null;
  * memory's views (their length becomes 0).
  * @param {number} n
  */
-function goBuffer(n) {
+export function goBuffer(n) {
   if (bufView !== null && bufView.length >= n && bufView.length !== 0) return bufView;
   const p = ex.mc_buffer(n);
   if (p !== bufPtr || !bufView || bufView.length < Math.max(n, 1)) {
@@ -290,7 +299,7 @@ function goBuffer(n) {
  * @param {Uint8Array} dst
  * @param {number} at
  */
-function ascii(s, dst, at) {
+export function ascii(s, dst, at) {
   if (s.length > 128) return false;
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
@@ -335,7 +344,7 @@ function utf8(s, dst, at) {
  * TextEncoder's replacement character) without encoding it.
  * @param {string} s
  */
-function utf8Length(s) {
+export function utf8Length(s) {
   let n = s.length;
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
@@ -351,7 +360,7 @@ function utf8Length(s) {
  * putString writes s into Go's buffer as UTF-8 and returns its length.
  * @param {string} s
  */
-function putString(s) {
+export function putString(s) {
   return utf8(s, goBuffer(s.length * 3), 0);
 }
 
@@ -363,7 +372,7 @@ function putString(s) {
  * @param {number} p
  * @param {number} n
  */
-function str(p, n) {
+export function str(p, n) {
   const b = new Uint8Array(ex.mem.buffer, p, n);
   if (n <= 64) {
     let ascii = true;

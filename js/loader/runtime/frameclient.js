@@ -23,6 +23,12 @@
 // unanswered for FRAME_TIMEOUT ms rejects with a TimeoutError; the
 // subscriptions are asked FRAME_SYNC_BATCH a task, and not again for a
 // resource registered again.
+import { oneListChange, registerNow, unregisterNow } from "./lifecycle.js";
+import { MIME_JSON, mimeClass } from "./server.js";
+import { URL_SCHEME, badIcons, copyInfo, copyRest, newRegistration, notFound, readIcons, resources, snapshot, splitTemplate, templates, validate } from "../table.js";
+import { describe, quietError } from "../values.js";
+/** @typedef {import("../frames.js").FrameHandle} FrameHandle */
+/** @typedef {import("../table.js").Registration} Registration */
 
 // The client's half of the handshake (the server's is MCP_SERVER_READY).
 const CHECK_READY = "mcp-check-ready";
@@ -88,7 +94,7 @@ const frameConns = new Set();
  * frameConnect starts the connection of a connectFrame call.
  * @param {FrameHandle} handle
  */
-function frameConnect(handle) {
+export function frameConnect(handle) {
   const iframe = handle.iframe;
   /** @type {FrameConn} */
   const conn = {
@@ -124,7 +130,7 @@ function frameConnect(handle) {
  * disconnect, once the module runs).
  * @param {FrameHandle} handle
  */
-function frameDisconnect(handle) {
+export function frameDisconnect(handle) {
   if (handle.conn) frameEnd(handle.conn);
 }
 
@@ -156,7 +162,7 @@ function frameLabel(conn) {
  * src, id and name as they are now; null for the page's own.
  * @param {Registration} r
  */
-function frameOf(r) {
+export function frameOf(r) {
   const conn = frameOwners.get(r);
   if (conn === undefined) return null;
   const f = conn.iframe;
@@ -169,7 +175,7 @@ function frameOf(r) {
  * mcpInfo); undefined for the page's own.
  * @param {Registration} r
  */
-function frameOrigin(r) {
+export function frameOrigin(r) {
   const conn = frameOwners.get(r);
   return conn === undefined ? undefined : conn.origin;
 }
@@ -179,7 +185,7 @@ function frameOrigin(r) {
  * page's own are listed, then the frame's origin.
  * @param {Registration} r
  */
-function listedFrame(r) {
+export function listedFrame(r) {
   const c = r.template ? copyInfo(r) : copyRest(r, { uri: r.uri, name: r.name });
   c.origin = frameOrigin(r);
   return c;

@@ -3,16 +3,16 @@
 const FREE = Symbol("free");
 
 /** @type {any[]} value handles → page values (0 is no value) */
-const vals = [FREE];
+export const vals = [FREE];
 
 /** @type {number[]} */
-const freeVals = [];
+export const freeVals = [];
 
 /**
  * hold keeps v for Go and returns its handle (> 0).
  * @param {any} v
  */
-function hold(v) {
+export function hold(v) {
   const h = freeVals.length ? /** @type {number} */ (freeVals.pop()) : vals.length;
   vals[h] = v;
   return h;
@@ -22,7 +22,7 @@ function hold(v) {
  * release forgets handle h; a handle that is not live is ignored.
  * @param {number} h
  */
-function release(h) {
+export function release(h) {
   if (!(h > 0 && h < vals.length) || vals[h] === FREE) return;
   vals[h] = FREE;
   freeVals.push(h);

@@ -3,6 +3,22 @@
 // of wasm/bridge/imports.go whose Go signature is written above it; the
 // names and signatures are checked against imports.go by wasm/cmd/jsbuild's
 // tests. It also runs a push up to the call into Go (push, result).
+import { forgetSession, patchInfo, pushedKeys, stepPush } from "./changes.js";
+import { mcpComplete } from "./complete.js";
+import { str, utf8Length } from "./encode.js";
+import { hold, release, vals } from "./handles.js";
+import { keyOf } from "./keys.js";
+import { regs } from "./lookup.js";
+import { dispatch, mayHear, unheard } from "./events.js";
+import { mcpClose, mcpOpen, mcpPost, mcpRead } from "./server.js";
+import { ex } from "./start.js";
+import { isReady, pageRevision } from "../api.js";
+import { devtools, inspectEmit } from "../inspect.js";
+import { debugOn, listening, pagesOwn } from "../page.js";
+import { describe, isThenable, quietError } from "../values.js";
+/** @typedef {import("./changes.js").Got} Got */
+/** @typedef {import("./changes.js").PatchState} PatchState */
+/** @typedef {import("../table.js").Registration} Registration */
 
 /**
  * @typedef {object} Handler a consumer subscription's handler and the uri it
@@ -13,12 +29,12 @@
  * @property {PatchState | null} patch
  */
 /** @type {Map<number, Handler>} consumer subscription → its handler */
-const handlers = new Map();
+export const handlers = new Map();
 // Pushes nested in pushes (get or a listener calling onChange): bounded, so
 // that an endless loop is reported instead of exhausting the stack inside Go.
 const MAX_PUSH_DEPTH = 64;
 let pushDepth = 0;
-let started = false; // main has called ready
+export let started = false; // main has called ready
 
 /**
  * @typedef {object} Reach the consumers a push has reached, noted while a
@@ -35,11 +51,11 @@ let started = false; // main has called ready
  * @property {Got[] | null} got
  */
 /** @type {(Reach | undefined)[]} a dispatched value's handle → what it reached so far */
-const reaching = [];
+export const reaching = [];
 /** @type {Reach | null} the push whose delivery is in progress, if noted */
-let reach = null;
+export let reach = null;
 
-const host = {
+export const host = {
   // func hostDispatch(id, v int32)
   dispatch(/** @type {number} */ id, /** @type {number} */ h) {
     const r = /** @type {Registration} */ (regs.get(id));
@@ -127,7 +143,7 @@ const host = {
  * once the value is there, hands Go the result (see result).
  * @param {Registration} r
  */
-function push(r) {
+export function push(r) {
   // A registration's subscribe runs only once the module runs, and a failed
   // start or an exited Go makes no registration current (api.js's fail):
   // r.current says all that state would.
@@ -165,7 +181,7 @@ function push(r) {
  * 4 × settle ms after the first; the push reads get() then.
  * @param {Registration} r
  */
-function settled(r) {
+export function settled(r) {
   if (r.pullOnly || !r.current) return; // as in push
   const now = performance.now();
   if (r.timer === 0) r.burst = now;
@@ -191,7 +207,7 @@ function settled(r) {
  * @param {number} n
  * @param {any} v
  */
-function result(r, n, v) {
+export function result(r, n, v) {
   let k;
   try {
     k = keyOf(v);
@@ -266,7 +282,7 @@ function reachEnd(h) {
  * @param {number} n
  * @param {any} e
  */
-function failed(r, n, e) {
+export function failed(r, n, e) {
   const h = hold(e);
   try {
     internal(ex.mc_push(r.id, n, RESULT_THREW, h, debugOn()));
@@ -283,7 +299,7 @@ function failed(r, n, e) {
  * (wasm/bridge/answer.go).
  * @param {number} code
  */
-function internal(code) {
+export function internal(code) {
   if (code >= 0) return code;
   const w = new Int32Array(ex.mem.buffer, -code, 2);
   const msg = str(-code + 8, w[1]);
@@ -292,13 +308,21 @@ function internal(code) {
 
 let faultAddr = 0;
 
+/**
+ * setFaultAddr takes where in Go's memory the fault flag is, once main runs.
+ * @param {number} addr
+ */
+export function setFaultAddr(addr) {
+  faultAddr = addr;
+}
+
 // imports wraps every host function so that no exception ever unwinds Go's
 // frames (a throw escaping into Go would skip its deferred calls): a host
 // function that throws is a bug in the loader, reported here and to Go
 // through the fault flag (see bridge.checkFault), never as a value. Each
 // wrapper calls host[name] when it runs, so that internals.breakHost can
 // swap in a function that throws.
-function imports() {
+export function imports() {
   /** @type {Record<string, Function>} */
   const o = {};
   const h = /** @type {Record<string, Function>} */ (/** @type {unknown} */ (host));

@@ -14,7 +14,7 @@
  * the replacer would change nothing in it, so the key is the same.
  * @param {any} v
  */
-function keyOf(v) {
+export function keyOf(v) {
   const k = plainKey(v, 0) ? JSON.stringify(v) : JSON.stringify(v, keyReplacer);
   return k === undefined ? "\u0000undefined" : k;
 }
@@ -80,7 +80,7 @@ function keyReplacer(k, v) {
 // the stack runs out). It reads every value JSON.stringify reads, getters
 // included; a getter or Proxy that returned a plain value here and a Map to
 // JSON.stringify would have that Map stringified as {}.
-const PLAIN_DEPTH = 64;
+export const PLAIN_DEPTH = 64;
 
 /**
  * @param {any} v

@@ -3,6 +3,20 @@
 // the calls made before): Go told of it, subscribe and the teardowns,
 // resourcelistchanged; reads and consumer subscriptions; and the replay of
 // the queue.
+import { dispatch, mayHear, unheard } from "./events.js";
+import { changesNow, noteRegistered, noteRemoved, patchStateOf, stepList } from "./changes.js";
+import { frameConnect, frameOf } from "./frameclient.js";
+import { handlers, internal, push, settled } from "./host.js";
+import { encodeRegistration, match, regs } from "./lookup.js";
+import { deliverToServers, mcpServers, serveNow } from "./server.js";
+import { ex } from "./start.js";
+import { debugLine, queue, setReady } from "../api.js";
+import { devtools, inspectEmit } from "../inspect.js";
+import { deliverEarlyMessages, serveMCP, tagParent } from "../mcp.js";
+import { debugOn, script } from "../page.js";
+import { list, listed, notFound, resources, tableOf, templates } from "../table.js";
+import { quietError, typeName } from "../values.js";
+/** @typedef {import("../table.js").Registration} Registration */
 
 // Go holds the registry: which registration is the current one of a key,
 // the list and its order, templates, consumer subscriptions. mc_register
@@ -24,7 +38,7 @@
  * Error it described is thrown.
  * @param {Registration} r
  */
-function registerNow(r) {
+export function registerNow(r) {
   const replaced = internal(ex.mc_register(r.id, encodeRegistration(r)));
   const old = replaced ? regs.get(replaced) : undefined;
   if (old) old.current = false;
@@ -48,7 +62,7 @@ function registerNow(r) {
  * cache forgets it, its teardown runs and resourcelistchanged fires.
  * @param {Registration} r
  */
-function unregisterNow(r) {
+export function unregisterNow(r) {
   if (internal(ex.mc_unregister(r.id)) === 0) return;
   r.current = false;
   tableOf(r).delete(r.key);
@@ -122,7 +136,7 @@ let changedInOne = false;
  * resourcelistchanged in all, after it, when they changed anything.
  * @param {() => void} f
  */
-function oneListChange(f) {
+export function oneListChange(f) {
   oneChange++;
   try {
     f();
@@ -152,7 +166,7 @@ function listChanged() {
  * serves it.
  * @param {string} uri
  */
-function readNow(uri) {
+export function readNow(uri) {
   try {
     const r = resources.get(uri);
     if (r) return Promise.resolve(r.get.call(r.desc));
@@ -171,7 +185,7 @@ function readNow(uri) {
  * @param {Function} handler
  * @param {boolean} patch
  */
-function subscribeNow(r, handler, patch) {
+export function subscribeNow(r, handler, patch) {
   const sub = internal(ex.mc_subscribe(r.id));
   if (sub === 0) throw notFound(r.key);
   handlers.set(sub, { f: handler, uri: r.key, patch: patch ? patchStateOf(r) : null });
@@ -179,7 +193,7 @@ function subscribeNow(r, handler, patch) {
 }
 
 // replay runs the queued calls against Go, in order.
-function replay() {
+export function replay() {
   for (const r of resources.values()) r.current = false;
   for (const r of templates.values()) r.current = false;
   resources.clear();
@@ -226,6 +240,31 @@ function replay() {
  * unsubscribe, once the module runs).
  * @param {number} sub
  */
-function unsubscribeNow(sub) {
+export function unsubscribeNow(sub) {
   internal(ex.mc_unsubscribe(sub));
+}
+
+/**
+ * booted marks the module ready once start.js's boot has run main, replays
+ * the calls made before, serves the MCP server the script tag asks for
+ * (data-mcp) and hands the servers the messages that came early (boot.js's
+ * start).
+ */
+export function booted() {
+  setReady();
+  if (devtools.hook !== null) inspectEmit("boot", { state: "booted", why: devtools.why });
+  replay();
+  if (script && (script.hasAttribute("data-mcp") || script.hasAttribute("data-mcp-parent"))) {
+    const channel = script.getAttribute("data-mcp");
+    /** @type {any} */
+    const options = channel ? { channel } : {};
+    if (script.hasAttribute("data-mcp-sessions")) options.sessions = true;
+    if (script.hasAttribute("data-mcp-parent")) options.parent = tagParent();
+    try {
+      serveMCP(options);
+    } catch (e) {
+      quietError(e); // a bad data-mcp-parent: reported; the module works on
+    }
+  }
+  deliverEarlyMessages(deliverToServers);
 }

@@ -1,8 +1,13 @@
 // @ts-check
 // lookup.js: the registrations Go holds by ID, their fields described to
 // Go, and the template Go finds for a uri.
+import { ascii, begin, flush, goBuffer, put, putString, str } from "./encode.js";
+import { internal } from "./host.js";
+import { ex } from "./start.js";
+import { templates } from "../table.js";
+/** @typedef {import("../table.js").Registration} Registration */
 /** @type {Map<number, Registration>} every registration Go holds as current, by ID (lifecycle.js keeps it) */
-const regs = new Map();
+export const regs = new Map();
 
 /**
  * encodeRegistration writes the fields mc_register reads
@@ -10,12 +15,12 @@ const regs = new Map();
  * length.
  * @param {Registration} r
  */
-function encodeRegistration(r) {
+export function encodeRegistration(r) {
   if (KEY_ALONE && r.parts === undefined && r.mimeType === DEFAULT_MIME_TYPE) {
     const n = encodeKeyAlone(r.key);
     if (n > 0) return n;
   }
-  pos = 0;
+  begin();
   for (let i = 0; i < REGISTRATION_FIELDS.length; i++) put(registrationField(r, REGISTRATION_FIELDS[i]), 0);
   return flush();
 }
@@ -78,10 +83,25 @@ function registrationField(r, name) {
  * @param {string} uri
  * @returns {Match | undefined}
  */
-function match(uri) {
+export function match(uri) {
   if (templates.size === 0) return undefined;
   const p = internal(ex.mc_match(putString(uri)));
   if (p === 0) return undefined;
   const w = new Int32Array(ex.mem.buffer, p, 2);
   return { r: /** @type {Registration} */ (regs.get(w[0])), params: str(p + 8, w[1]) };
+}
+
+/**
+ * inListOrder returns the registrations of a table in list order: the
+ * page's own (IDs below FRAME_ID_BASE), then the frames' (connectFrame),
+ * each in the table's order, as Go's registry.List orders them.
+ * @param {Map<string, Registration>} t
+ */
+export function inListOrder(t) {
+  /** @type {Registration[]} */
+  const page = [];
+  /** @type {Registration[]} */
+  const frames = [];
+  for (const r of t.values()) (r.id >= FRAME_ID_BASE ? frames : page).push(r);
+  return page.concat(frames);
 }

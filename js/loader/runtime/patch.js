@@ -13,7 +13,7 @@
  * @param {any} b
  * @returns {PatchOp[]}
  */
-function jsonPatch(a, b) {
+export function jsonPatch(a, b) {
   /** @type {PatchOp[]} */
   const ops = [];
   try {
@@ -255,7 +255,7 @@ function patchIncreasing(t) {
  * @param {any} doc
  * @param {PatchOp[]} ops
  */
-function jsonPatchApply(doc, ops) {
+export function jsonPatchApply(doc, ops) {
   for (const op of ops) {
     if (op.op === "move") {
       const [from, k] = patchParent(doc, /** @type {string} */ (op.from));

@@ -2,6 +2,15 @@
 // resourcetools.js: what the resource tools (tools.js) answer, on the
 // browser's own WebMCP (the values themselves) or a polyfill (MCP
 // CallToolResults).
+import { changesNow, parsedSnap, patchBetween, snapOf } from "./changes.js";
+import { match } from "./lookup.js";
+import { base64 } from "./server.js";
+import { getResourceTemplates, getResources, pageRevision, readResource } from "../api.js";
+import { ready } from "../boot.js";
+import { devtools, inspectEmit } from "../inspect.js";
+import { resources } from "../table.js";
+import { describe, typeName } from "../values.js";
+/** @typedef {import("./changes.js").Snap} Snap */
 
 /**
  * @typedef {object} Answers how the tools answer on one kind of host
@@ -20,7 +29,7 @@
  * connected frame's with its origin) but for subscribable.
  * @param {boolean} native
  */
-async function listTool(native) {
+export async function listTool(native) {
   const answers = native ? valueAnswers : callToolResults;
   if (devtools.hook !== null) inspectEmit("tool", { name: "list_resources", host: native ? "WebMCP" : "polyfill" });
   try {
@@ -37,7 +46,7 @@ async function listTool(native) {
  * @param {boolean} native
  * @param {any} input
  */
-async function readTool(native, input) {
+export async function readTool(native, input) {
   const answers = native ? valueAnswers : callToolResults;
   let uri;
   try {
@@ -101,7 +110,7 @@ const toolGave = { revision: -1, uris: /** @type {Map<string, Snap>} */ (new Map
  * @param {boolean} native
  * @param {any} input
  */
-async function changesTool(native, input) {
+export async function changesTool(native, input) {
   const answers = native ? valueAnswers : callToolResults;
   if (devtools.hook !== null) inspectEmit("tool", { name: "read_changes", host: native ? "WebMCP" : "polyfill" });
   let since;

@@ -3,6 +3,21 @@
 // is Go's (wasm/mcp); the loader extracts the fields Go reads
 // (MESSAGE_FIELDS), posts what Go writes, inserts the lists and contents Go
 // names, and turns a getter's value into MCP content.
+import { attachChanges, forgetRead, keepRead } from "./changes.js";
+import { compileExtracts, encodeExtracts, putString } from "./encode.js";
+import { frameOrigin } from "./frameclient.js";
+import { hold, release, vals } from "./handles.js";
+import { internal, reach } from "./host.js";
+import { inListOrder, regs } from "./lookup.js";
+import { ex } from "./start.js";
+import { debugLine, isReady } from "../api.js";
+import { devtools, inspectEmit } from "../inspect.js";
+import { isEnvelope, pageOrigin, serveWindow, servedWindow, targetOrigin, unserveWindow } from "../mcp.js";
+import { debugOn } from "../page.js";
+import { copyInfo, resources, templates } from "../table.js";
+import { describe, isThenable, quietError } from "../values.js";
+/** @typedef {import("./host.js").Reach} Reach */
+/** @typedef {import("../table.js").Registration} Registration */
 
 /**
  * A server's transport: the window it serves (the page's own; for a parent
@@ -13,7 +28,7 @@
  */
 
 /** @type {Map<number, Transport>} server ID → transport */
-const mcpServers = new Map();
+export const mcpServers = new Map();
 const messageFields = compileExtracts(MESSAGE_FIELDS);
 const optionFields = compileExtracts(OPTION_FIELDS);
 
@@ -27,9 +42,9 @@ const outgoing = [];
 /** @type {(Transport | null)[]} for each of outgoing, its parent server's transport, or null: this window */
 const outgoingTo = [];
 let flushQueued = false;
-let inMessage = false; // Go is handling a message event
+export let inMessage = false; // Go is handling a message event
 
-function flushOutgoing() {
+export function flushOutgoing() {
   flushQueued = false;
   for (let i = 0; i < outgoing.length; i++) {
     const to = outgoingTo[i];
@@ -70,7 +85,7 @@ function postParent(srv, envelope) {
  * @param {string[]} origins
  * @param {boolean} parent
  */
-function mcpOpen(server, channel, origins, parent) {
+export function mcpOpen(server, channel, origins, parent) {
   const prefix = channel + "/";
   const anyOrigin = origins.includes("*");
   const win = !parent ? window : window.parent !== window ? window.parent : null;
@@ -112,7 +127,7 @@ function mcpOpen(server, channel, origins, parent) {
 }
 
 /** @param {number} server */
-function mcpClose(server) {
+export function mcpClose(server) {
   const srv = mcpServers.get(server);
   if (srv) {
     window.removeEventListener("message", srv.listener);
@@ -161,7 +176,7 @@ function slice(t, first, count) {
  * @param {number} count
  * @param {number} h
  */
-function mcpPost(server, session, msg, attach, first, count, h) {
+export function mcpPost(server, session, msg, attach, first, count, h) {
   const srv = mcpServers.get(server);
   const payload = JSON.parse(msg);
   switch (attach) {
@@ -221,7 +236,7 @@ function reachMCP(srv, session, payload) {
  * @param {number} id
  * @param {string} params JSON text, or ""
  */
-function mcpRead(server, req, id, params) {
+export function mcpRead(server, req, id, params) {
   const r = regs.get(id);
   let v;
   try {
@@ -259,14 +274,14 @@ async function mcpReadLater(server, req, r, p) {
 // The MIME classes that decide how a value becomes content.
 const MIME_OTHER = 0;
 const MIME_TEXT = 1;
-const MIME_JSON = 2;
+export const MIME_JSON = 2;
 
 /**
  * mimeClass sorts a MIME type: JSON (application/json, *+json), other text
  * (text/*, JavaScript, XML, YAML), or anything else.
  * @param {string} mime
  */
-function mimeClass(mime) {
+export function mimeClass(mime) {
   const m = mime.split(";")[0].trim().toLowerCase();
   if (m === "application/json" || m.endsWith("+json")) return MIME_JSON;
   if (m.startsWith("text/") || m.endsWith("+xml") || m === "application/xml" || m === "application/javascript" ||
@@ -280,7 +295,7 @@ function mimeClass(mime) {
  * mimeClassOf is the MIME class of r's values, worked out once.
  * @param {Registration} r
  */
-function mimeClassOf(r) {
+export function mimeClassOf(r) {
   return r.mimeClass === undefined ? (r.mimeClass = mimeClass(r.mimeType)) : r.mimeClass;
 }
 
@@ -334,7 +349,7 @@ function mcpReadDone(server, req, kind, h, length, err) {
 }
 
 /** @param {Uint8Array} bytes */
-function base64(bytes) {
+export function base64(bytes) {
   if (typeof (/** @type {any} */ (bytes).toBase64) === "function") return /** @type {any} */ (bytes).toBase64();
   let bin = "";
   for (let i = 0; i < bytes.length; i += 0x8000) bin += String.fromCharCode.apply(null, /** @type {any} */ (bytes.subarray(i, i + 0x8000)));
@@ -345,7 +360,7 @@ function base64(bytes) {
  * @param {any} options
  * @param {{id: number, stopped: boolean}} handle
  */
-function serveNow(options, handle) {
+export function serveNow(options, handle) {
   handle.id = internal(ex.mc_mcp_start(encodeExtracts(optionFields, { options, origin: pageOrigin() })));
 }
 
@@ -353,7 +368,7 @@ function serveNow(options, handle) {
  * stopServer ends the server id (serveMCP's stop, once the module runs).
  * @param {number} id
  */
-function stopServer(id) {
+export function stopServer(id) {
   internal(ex.mc_mcp_stop(id));
 }
 
@@ -362,6 +377,6 @@ function stopServer(id) {
  * server that now runs (boot.js's start, through deliverEarlyMessages).
  * @param {MessageEvent} ev
  */
-function deliverToServers(ev) {
+export function deliverToServers(ev) {
   for (const srv of mcpServers.values()) srv.listener(ev);
 }

@@ -5,11 +5,15 @@
 // ModuleExports, is generated from wasm/bridge's //go:wasmexport functions
 // (jsbuild -constants), so that make check-loader fails a call with the
 // wrong number of arguments.
+import { imports, setFaultAddr, started } from "./host.js";
+import { fail } from "../api.js";
+import { wasmFix, wasmURL } from "../page.js";
+import { describe } from "../values.js";
 /** @type {ModuleExports} */
-let ex = /** @type {any} */ (null);
+export let ex = /** @type {any} */ (null);
 
 /** @type {any} the Go runtime (wasm_exec.js) */
-let go = null;
+export let go = null;
 
 const WASM_MAGIC = [0x00, 0x61, 0x73, 0x6d];
 
@@ -19,7 +23,7 @@ const WASM_MAGIC = [0x00, 0x61, 0x73, 0x6d];
  * what to fix, naming the URL.
  * @param {Promise<Response | ArrayBufferView>} fetched
  */
-async function boot(fetched) {
+export async function boot(fetched) {
   const where = `the WebAssembly module "${wasmURL}"`;
   let response;
   try {
@@ -31,13 +35,13 @@ async function boot(fetched) {
   if (!ArrayBuffer.isView(response) && !response.ok) {
     throw new Error(`modelcontext: could not fetch ${where}: HTTP ${response.status} ${response.statusText}; ${wasmAdvice()}`);
   }
-  go = new Go();
+  go = new (goClass())();
   go.importObject.modelcontext = imports();
   const instance = await instantiate(response, where);
   ex = /** @type {ModuleExports} */ (/** @type {unknown} */ (instance.exports));
   const exited = go.run(instance); // runs main until it blocks: it calls host.ready
   if (!started) throw new Error(`modelcontext: ${where} did not start; was it built from this version of wasm/cmd/modelcontext?`);
-  faultAddr = ex.mc_fault(); // exports may be called once main runs
+  setFaultAddr(ex.mc_fault()); // exports may be called once main runs
   exited.then(() => {
     const err = new Error("modelcontext: the Go runtime exited; reload the page");
     fail(err);

@@ -40,10 +40,24 @@ func bridgeFuncsOf(t *testing.T, directive string) map[string]goFunc {
 // name, of the runtime.
 func loaderSource(t *testing.T, name string) string {
 	t.Helper()
-	if slices.Contains(files, name) {
+	if slices.Contains(jsFiles(t, loaderDir), name) {
 		return source(t, loaderDir, name)
 	}
 	return source(t, runtimeDir, name)
+}
+
+// jsFiles lists the names of the .js files in dir.
+func jsFiles(t *testing.T, dir string) []string {
+	t.Helper()
+	found, err := filepath.Glob(filepath.Join(dir, "*.js"))
+	if err != nil || len(found) == 0 {
+		t.Fatalf("no .js files in %s: %v", dir, err)
+	}
+	var names []string
+	for _, f := range found {
+		names = append(names, filepath.Base(f))
+	}
+	return names
 }
 
 func source(t *testing.T, dir, name string) string {
@@ -134,13 +148,13 @@ func TestExportCallsMatchTheExports(t *testing.T) {
 		hooks     bool
 	}
 	var all []file
-	for _, name := range files {
+	for _, name := range jsFiles(t, loaderDir) {
 		all = append(all, file{loaderDir, name, false})
 	}
-	for _, name := range runtimeFiles {
+	for _, name := range jsFiles(t, runtimeDir) {
 		all = append(all, file{runtimeDir, name, false})
 	}
-	for _, name := range append(slices.Clone(testFiles), testRuntimeFiles...) {
+	for _, name := range jsFiles(t, hooksDir) {
 		all = append(all, file{hooksDir, name, true})
 	}
 	for _, f := range all {
@@ -258,59 +272,12 @@ func TestExportsTypedef(t *testing.T) {
 
 // TestTheLoaderDeclaresNoGoConstant: the constants come from Go only.
 func TestTheLoaderDeclaresNoGoConstant(t *testing.T) {
-	for _, name := range append(slices.Clone(files), runtimeFiles...) {
+	for _, name := range append(jsFiles(t, loaderDir), jsFiles(t, runtimeDir)...) {
 		src := loaderSource(t, name)
 		for _, c := range constants() {
 			if regexp.MustCompile(`(?m)^\s*(const|let|var) ` + c.name + `\b`).MatchString(src) {
 				t.Errorf("%s declares %s, which jsbuild generates from Go", name, c.name)
 			}
 		}
-	}
-}
-
-// TestEveryLoaderFileIsBuilt: the list of files is the folder, for the
-// loader and for the test hooks.
-func TestEveryLoaderFileIsBuilt(t *testing.T) {
-	for dir, list := range map[string][]string{loaderDir: files, runtimeDir: runtimeFiles, hooksDir: append(slices.Clone(testFiles), testRuntimeFiles...)} {
-		found, _ := filepath.Glob(filepath.Join(dir, "*.js"))
-		var names []string
-		for _, f := range found {
-			names = append(names, filepath.Base(f))
-		}
-		slices.Sort(names)
-		want := slices.Clone(list)
-		slices.Sort(want)
-		if !slices.Equal(names, want) {
-			t.Errorf("%s holds %v, jsbuild joins %v", dir, names, want)
-		}
-	}
-}
-
-// TestStripComments: lines of comment go, code stays, comments inside code
-// included.
-func TestStripComments(t *testing.T) {
-	src := `// @ts-check
-// a line comment
-
-/**
- * a block
- * @param {number} a
- */
-function f(/** @type {number} */ a,
-  /** @type {number} */ b) {
-  /** @type {any} */
-  const c = /** @type {any} */ (a); // trailing
-  /* one line */
-  return "// not a comment" + c + b;
-}
-`
-	want := `function f(/** @type {number} */ a,
-  /** @type {number} */ b) {
-  const c = /** @type {any} */ (a); // trailing
-  return "// not a comment" + c + b;
-}
-`
-	if got := string(stripComments([]byte(src))); got != want {
-		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
 }

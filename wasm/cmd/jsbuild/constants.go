@@ -80,3 +80,15 @@ func constantsOf(keep func(name string) bool) string {
 	}
 	return b.String()
 }
+
+// constantsModule renders the constants as the exports of the module that
+// esbuild injects where the loader names them.
+func constantsModule() string {
+	var b strings.Builder
+	for line := range strings.SplitSeq(constantsJS(), "\n") {
+		if strings.HasPrefix(line, "const ") {
+			b.WriteString("export " + line + "\n")
+		}
+	}
+	return b.String()
+}

@@ -95,7 +95,7 @@ func globJS(t *testing.T, dir string) []string {
 
 func declaresJS(t *testing.T, files []string, name string) bool {
 	t.Helper()
-	decl := regexp.MustCompile(`(?m)^(async function|function|const|let|class) ` + regexp.QuoteMeta(name) + `\b`)
+	decl := regexp.MustCompile(`(?m)^(export )?(async function|function|const|let|class) ` + regexp.QuoteMeta(name) + `\b`)
 	for _, f := range files {
 		b, err := os.ReadFile(f)
 		if err == nil && decl.Match(b) {

@@ -38,7 +38,7 @@
 // application/wasm and .js as text/javascript.
 //
 // Pages load the real build, dist/, at /static/. The test build is the same
-// loader with js/testhooks/ appended, which gives a page
+// loader with js/testhooks/ bundled in, which gives a page
 // document.modelContext[Symbol.for("modelcontext.internals")] (live counts,
 // the raw exports, a way to break a host function), and its own .wasm,
 // which adds the exports only those hooks call (built with -tags
