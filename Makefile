@@ -60,7 +60,7 @@ dist/modelcontext.wasm: $(GO_SOURCES)
 # modules (both in one file): the loader with Go's own wasm_exec.js (from the Go that built
 # the .wasm) folded into the runtime. The .wasm is built first: the classic
 # script carries its SHA-384 and the runtime's, for an integrity attribute.
-LOADER_SOURCES := $(wildcard js/loader/*.js js/loader/runtime/*.js)
+LOADER_SOURCES := $(wildcard js/loader/*.js js/loader/runtime/*.js js/bindings/*.js)
 dist/modelcontext.js dist/modelcontext-runtime.js dist/modelcontext.mjs dist/modelcontext.cjs &: $(LOADER_SOURCES) $(WASM_EXEC) $(wildcard wasm/cmd/jsbuild/*.go) $(GO_SOURCES) dist/modelcontext.wasm
 	$(GO) run ./wasm/cmd/jsbuild -o dist -wasm-exec $(WASM_EXEC) -wasm dist/modelcontext.wasm
 
@@ -196,7 +196,7 @@ PIECES_JS = $(shell find js demo -name node_modules -prune -o -name '*.js' -prin
 check-loader: testdata/types/node_modules/.package-lock.json
 	$(GO) run ./wasm/cmd/jsbuild -constants $(CACHE)/constants.js
 	cd testdata/types && ./node_modules/.bin/tsc --noEmit --strict --allowJs --checkJs --target es2022 --lib dom,es2024 \
-		--skipLibCheck --types node ../../js/loader/*.js ../../js/loader/runtime/*.js ../../js/testhooks/*.js ../../js/loader/env.d.ts $(CACHE)/constants.js
+		--skipLibCheck --types node ../../js/loader/*.js ../../js/loader/runtime/*.js ../../js/testhooks/*.js ../../js/bindings/*.js ../../js/loader/env.d.ts $(CACHE)/constants.js
 	cd testdata/types && ./node_modules/.bin/tsc --noEmit --strict --allowJs --checkJs --target es2022 --lib dom,es2024 \
 		--skipLibCheck --types chrome ../../js/extension/*.js
 	cd testdata/types && node pieces.mjs $(addprefix ../../,$(PIECES_JS))

@@ -485,3 +485,27 @@ export declare const connectFrame: ModelContextResources["connectFrame"];
 export declare const ready: ModelContextResources["ready"];
 /** document.modelContext.changesSince. */
 export declare const changesSince: ModelContextResources["changesSince"];
+
+// The ES module's exports for framework bindings (modelcontext/react,
+// modelcontext/vue, or one of your own), not members of document.modelContext.
+
+/**
+ * The fields of a descriptor a binding registers (uri, name, title,
+ * description, mimeType, annotations, icons, settle), those left undefined
+ * out; a descriptor that is not an object comes back as it is.
+ */
+export declare function resourceFields<T>(descriptor: T): T extends object ? Partial<Omit<ResourceDescriptor, "get" | "subscribe">> : T;
+/** A string that is the same for two descriptors' fields with the same values (their JSON). */
+export declare function resourceKey(fields: unknown): string;
+/**
+ * Throws the TypeError registerResource would throw for this descriptor
+ * (naming the field and the uri), get and subscribe aside; registers nothing.
+ */
+export declare function checkResource(descriptor: unknown): void;
+/**
+ * Calls onValue with the value of uri once it is listed (now or later),
+ * unless a push comes first, then with each push of it; unlike
+ * subscribeResource it takes a uri that is not registered yet and follows it
+ * across unregistration. Returns the function that stops it.
+ */
+export declare function followResource(uri: string, onValue: (value: unknown) => void): () => void;

@@ -12,6 +12,7 @@ import { registerPageResource, watchMarkup } from "./markup.js";
 import { awaitMessages, serveMCP, tagParent } from "./mcp.js";
 import { bootMode, checkWasmURL, debugOn, define, doc, fetchWasm, mc, script, wasmURL } from "./page.js";
 import { registerResourceTools } from "./tools.js";
+import { checkResource } from "./table.js";
 import { describe, quietError } from "./values.js";
 
 // bootStarted: the module has been asked to start (wake).
@@ -110,8 +111,9 @@ export function install() {
   define("changesSince", changesSince);
   Object.defineProperty(mc, "revision", { configurable: true, enumerable: false, get: () => pageRevision.value });
   // The installed copy's members that reading through document.modelContext
-  // would start: the ES module exports them from here (jsbuild).
-  define(INSTALLED, { ready });
+  // would start, and its check of a binding's descriptor: the ES module
+  // takes them from here (jsbuild).
+  define(INSTALLED, { ready, check: checkResource });
   if (!doc) {
     // No document (server rendering, Node.js): producers validate and register
     // nowhere, consumers fail with this, and ready is rejected (handled above).

@@ -187,6 +187,22 @@ export function read(o, key, label) {
 const SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:./s;
 
 /**
+ * checkResource throws registerResource's TypeError for a descriptor whose
+ * fields it would refuse, get and subscribe aside (a binding supplies its
+ * own), and registers nothing: what the framework bindings validate with.
+ * @param {any} desc
+ */
+export function checkResource(desc) {
+  const s = snapshot(desc);
+  if (s.kind === K_OBJECT) {
+    s.get = checkResource;
+    s.subscribe = undefined;
+  }
+  const problem = validate(s);
+  if (problem) throw new TypeError(problem);
+}
+
+/**
  * validate returns what is wrong with a snapshot, or "". Every message names
  * the field and the uri.
  * @param {Registration} s

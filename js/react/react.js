@@ -4,50 +4,7 @@
 // is the module's; the hooks only tie a registration and a subscription to a
 // component's lifetime.
 import { useEffect, useMemo, useRef, useSyncExternalStore } from "react";
-import { registerResource, readResource, getResources } from "modelcontext";
-
-// FIELDS are the descriptor fields useResource registers (depsOf lists them
-// too); get and subscribe are its own, complete belongs to templates.
-const FIELDS = ["uri", "name", "title", "description", "mimeType", "settle", "annotations", "icons"];
-
-/**
- * fieldsOf copies the descriptor's registered fields (an optional field left
- * out when undefined).
- * @param {any} descriptor
- */
-function fieldsOf(descriptor) {
-  /** @type {Record<string, any>} */
-  const fields = {};
-  for (const f of FIELDS) if (descriptor[f] !== undefined) fields[f] = descriptor[f];
-  return fields;
-}
-
-/**
- * depsOf lists the descriptor's registered fields for React to compare (with
- * Object.is) from one render to the next, so that an inline object literal
- * with the same fields is the same registration: the scalar fields as they
- * are, annotations and icons by their JSON.
- * @param {any} descriptor
- */
-function depsOf(descriptor) {
-  if (descriptor === null || typeof descriptor !== "object") return [descriptor, 0, 0, 0, 0, 0, 0, 0];
-  const d = descriptor;
-  return [d.uri, d.name, d.title, d.description, d.mimeType, d.settle, json(d.annotations), json(d.icons)];
-}
-
-/** @param {any} v */
-function json(v) {
-  if (v === undefined) return v;
-  try {
-    return JSON.stringify(v);
-  } catch {
-    return v; // not JSON (a cycle): compared by identity
-  }
-}
-
-// aborted is the signal registerResource is given to validate without
-// registering: an already-aborted signal registers nothing (wasm/CONTRACT.md §3).
-let aborted;
+import { registerResource, getResources, resourceFields, resourceKey, checkResource, followResource } from "modelcontext";
 
 /**
  * checked returns the descriptor's registered fields, or throws
@@ -56,18 +13,8 @@ let aborted;
  * @param {any} descriptor
  */
 function checked(descriptor) {
-  if (descriptor === null || typeof descriptor !== "object") {
-    registerResource(descriptor); // throws: the descriptor must be an object
-    return {};
-  }
-  const fields = fieldsOf(descriptor);
-  if (aborted === undefined) aborted = AbortSignal.abort();
-  registerResource({ ...fields, get: noValue }, { signal: aborted });
-  return fields;
-}
-
-function noValue() {
-  return undefined;
+  checkResource(descriptor);
+  return resourceFields(descriptor);
 }
 
 /**
@@ -77,7 +24,9 @@ function noValue() {
  * @param {any} value
  */
 export function useResource(descriptor, value) {
-  const deps = depsOf(descriptor);
+  // The registered fields by value, so that an inline object literal with
+  // the same fields is the same registration from one render to the next.
+  const deps = [resourceKey(resourceFields(descriptor))];
   // Validated at render, once per distinct descriptor: an invalid one throws
   // here, in the component, in development and production alike.
   const fields = useMemo(() => checked(descriptor), deps); // eslint-disable-line react-hooks/exhaustive-deps
@@ -124,60 +73,19 @@ function serverValue() {
 
 /**
  * valueStore is the store useResourceValue reads for uri: its value, read once
- * it is listed, then each resourceupdated of it.
+ * it is listed, then each resourceupdated of it (followResource).
  * @param {string} uri
  */
 function valueStore(uri) {
   let value;
-  let known = false;
   return {
     get: () => value,
     /** @param {() => void} notify */
-    subscribe(notify) {
-      const mc = document.modelContext;
-      let reading = false;
-      let live = true;
-      /** @param {any} v */
-      const set = (v) => {
+    subscribe: (notify) =>
+      followResource(uri, (v) => {
         value = v;
-        known = true;
         notify();
-      };
-      /** @param {any} e */
-      const updated = (e) => {
-        if (e.detail.uri === uri) set(e.detail.value);
-      };
-      // Read at mount, or once the uri is listed: a push since then is newer
-      // than the read's value, which is then dropped.
-      const read = () => {
-        if (known || reading) return;
-        let listed;
-        try {
-          listed = getResources().some((r) => r.uri === uri);
-        } catch {
-          return; // the module could not load: ready says why
-        }
-        if (!listed) return;
-        reading = true;
-        readResource(uri).then(
-          (v) => {
-            reading = false;
-            if (live && !known) set(v);
-          },
-          () => {
-            reading = false;
-          },
-        );
-      };
-      mc.addEventListener("resourceupdated", updated);
-      mc.addEventListener("resourcelistchanged", read);
-      read();
-      return () => {
-        live = false;
-        mc.removeEventListener("resourceupdated", updated);
-        mc.removeEventListener("resourcelistchanged", read);
-      };
-    },
+      }),
   };
 }
 

@@ -4,33 +4,18 @@
 // is the module's; the composables only tie a registration and a
 // subscription to the calling effect scope.
 import { getCurrentScope, onScopeDispose, shallowRef, toRaw, toValue, triggerRef, watch } from "vue";
-import { registerResource, readResource, getResources } from "modelcontext";
-
-// FIELDS are the descriptor fields useResource registers; get and subscribe
-// are its own, complete belongs to templates.
-const FIELDS = ["uri", "name", "title", "description", "mimeType", "annotations", "icons", "settle"];
+import { registerResource, getResources, resourceFields, resourceKey, followResource } from "modelcontext";
 
 /**
  * fieldsOf copies the descriptor's registered fields, raw (an optional field
- * left out when undefined), and keyOf names them by value.
+ * left out when undefined).
  * @param {any} descriptor
  */
 function fieldsOf(descriptor) {
-  const d = toRaw(toValue(descriptor));
-  if (d === null || typeof d !== "object") return d; // registerResource says what is wrong
-  /** @type {Record<string, any>} */
-  const fields = {};
-  for (const f of FIELDS) if (d[f] !== undefined) fields[f] = toRaw(d[f]);
+  const fields = resourceFields(toRaw(toValue(descriptor)));
+  if (fields === null || typeof fields !== "object") return fields; // registerResource says what is wrong
+  for (const f of Object.keys(fields)) fields[f] = toRaw(fields[f]);
   return fields;
-}
-
-/** @param {any} fields */
-function keyOf(fields) {
-  try {
-    return JSON.stringify(fields, (_, v) => (typeof v === "function" || typeof v === "symbol" || typeof v === "bigint" ? "\u0000" + typeof v : v));
-  } catch {
-    return "\u0000" + Math.random(); // not JSON (a cycle): never the same key
-  }
 }
 
 /**
@@ -62,11 +47,11 @@ export function useResource(descriptor, source) {
   // Registered now, so that an invalid descriptor throws registerResource's
   // TypeError from the caller's setup.
   let fields = fieldsOf(descriptor);
-  let key = keyOf(fields);
+  let key = resourceKey(fields);
   let unregister = register(fields);
   const stops = [
     watch(
-      () => keyOf((fields = fieldsOf(descriptor))),
+      () => resourceKey((fields = fieldsOf(descriptor))),
       (k) => {
         if (k === key) return;
         key = k;
@@ -103,50 +88,11 @@ export function useResource(descriptor, source) {
 export function useResourceValue(uri) {
   const value = shallowRef();
   if (typeof document === "undefined" || !document.modelContext) return value;
-  const mc = document.modelContext;
-  let known = false;
-  let reading = false;
-  /** @param {any} v */
-  const set = (v) => {
-    known = true;
-    // A source mutated in place pushes the same object again: still news.
+  const stop = followResource(uri, (v) => {
     if (Object.is(value.value, v)) triggerRef(value);
     else value.value = v;
-  };
-  /** @param {any} e */
-  const updated = (e) => {
-    if (e.detail.uri === uri) set(e.detail.value);
-  };
-  // A push during the read is newer than the read's value, which is dropped.
-  const read = () => {
-    if (known || reading) return;
-    let listed;
-    try {
-      listed = getResources().some((r) => r.uri === uri);
-    } catch {
-      return; // the module could not load: ready says why
-    }
-    if (!listed) return;
-    reading = true;
-    readResource(uri).then(
-      (v) => {
-        reading = false;
-        if (!known) set(v);
-      },
-      () => {
-        reading = false;
-      },
-    );
-  };
-  mc.addEventListener("resourceupdated", updated);
-  mc.addEventListener("resourcelistchanged", read);
-  read();
-  if (getCurrentScope()) {
-    onScopeDispose(() => {
-      mc.removeEventListener("resourceupdated", updated);
-      mc.removeEventListener("resourcelistchanged", read);
-    });
-  }
+  });
+  if (getCurrentScope()) onScopeDispose(stop);
   return value;
 }
 

@@ -5,10 +5,10 @@
 // over 600 lines is only a warning: files are split by concept, not to fit a
 // number.
 // Each file must also compile as what it is: the loader's (js/loader,
-// js/testhooks, which wasm/cmd/jsbuild bundles) and the framework bindings
-// (js/react, js/vue) as ES modules, the others as classic scripts (a file
-// whose code moved out of a function into a block fails here if it still
-// returns at its top level). It prints what is wrong and exits 1.
+// js/testhooks, which wasm/cmd/jsbuild bundles), the framework bindings
+// (js/react, js/vue) and their helpers (js/bindings) as ES modules, the
+// others as classic scripts (a file whose code moved out of a function into
+// a block fails here if it still returns at its top level). It prints what is wrong and exits 1.
 //
 //   node pieces.mjs FILE...
 import fs from "node:fs";
@@ -21,7 +21,7 @@ const MAX_FUNCTION = 100;
 let over = 0;
 for (const file of process.argv.slice(2)) {
   const text = fs.readFileSync(file, "utf8");
-  const esModule = /(^|\/)js\/(react|vue|loader|testhooks)\//.test(file);
+  const esModule = /(^|\/)js\/(react|vue|bindings|loader|testhooks)\//.test(file);
   const src = ts.createSourceFile(file, text, ts.ScriptTarget.ES2022, true, ts.ScriptKind.JS);
   try {
     if (!esModule) new vm.Script(text, { filename: file });

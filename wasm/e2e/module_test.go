@@ -60,7 +60,7 @@ func TestESModuleNamedExports(t *testing.T) {
 				WasmFetches    []string
 			}
 			tab.Eval(moduleResult, &got)
-			want := "changesSince connectFrame getResourceTemplates getResources readResource ready registerPageResource registerResource registerResourceTools serveMCP subscribeResource"
+			want := "changesSince checkResource connectFrame followResource getResourceTemplates getResources readResource ready registerPageResource registerResource registerResourceTools resourceFields resourceKey serveMCP subscribeResource"
 			if n := strings.Join(got.Names, " "); n != want {
 				t.Errorf("exports: %s\nwant:    %s", n, want)
 			}
@@ -120,5 +120,46 @@ func TestBlobScriptWithoutDataWasm(t *testing.T) {
 })()`, &got)
 	if !got.Installed || !strings.Contains(got.Without, "cannot tell where modelcontext.wasm is") || !strings.Contains(got.Without, "data-wasm") {
 		t.Errorf("got %+v\n%s", got, tab.ConsoleText())
+	}
+}
+
+// TestESModuleBindingHelpers: the ES module's helpers for framework bindings,
+// alone and on a page whose classic script serves (?both=1):
+// checkResource throws registerResource's TypeError without registering and
+// asks for no get; resourceFields keeps the registered fields in one order;
+// followResource follows a uri before it is listed (nothing while it is
+// not, as the other resource's push shows), reads it once listed, gets each
+// push, and nothing after it stops (a second follower's third value is the
+// sentinel).
+func TestESModuleBindingHelpers(t *testing.T) {
+	requireImpl(t, "wasm")
+	for _, query := range []string{"", "?both=1"} {
+		t.Run("page"+query, func(t *testing.T) {
+			tab := browsertest.NewTab(t)
+			tab.Navigate(browsertest.URL(t, "/module-bindings.html"+query))
+			var got struct {
+				CheckError   string
+				Fields       map[string]any
+				SameKey      bool
+				OtherKey     bool
+				BeforeListed []int
+				Seen         []int
+				Sentinel     []int
+				Listed       []string
+			}
+			tab.Eval(moduleResult, &got)
+			if want := `TypeError: modelcontext: registerResource: "name" is required (uri "state://later")`; got.CheckError != want {
+				t.Errorf("checkResource: %s\nwant:          %s", got.CheckError, want)
+			}
+			if fmt.Sprint(got.Fields) != "map[name:later uri:state://later]" || !got.SameKey || !got.OtherKey {
+				t.Errorf("resourceFields %v, same key %v, other key differs %v", got.Fields, got.SameKey, got.OtherKey)
+			}
+			if len(got.BeforeListed) != 0 || fmt.Sprint(got.Seen) != "[1 2]" || fmt.Sprint(got.Sentinel) != "[1 2 3]" {
+				t.Errorf("followResource: before listed %v, seen %v (want [1 2]), sentinel %v (want [1 2 3])\n%s", got.BeforeListed, got.Seen, got.Sentinel, tab.ConsoleText())
+			}
+			if fmt.Sprint(got.Listed) != "[state://other state://later]" {
+				t.Errorf("getResources lists %v: checkResource registered something?", got.Listed)
+			}
+		})
 	}
 }

@@ -23,6 +23,7 @@ const (
 // loader is the sources of one build.
 type loader struct {
 	s        sides
+	bindings string // the bindings' helpers (js/bindings/core.js, bundleBindings); "": a module without them
 	wasmExec []byte
 	test     bool
 }
@@ -61,12 +62,18 @@ func (l *loader) build() (map[string][]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	bindings := ""
+	if l.bindings != "" {
+		if bindings, err = bundleBindings(l.bindings); err != nil {
+			return nil, err
+		}
+	}
 	out := map[string][]byte{}
 	for name, code := range map[string]string{
 		"modelcontext.js":  "(() => {\n" + opening + "const moduleWasmURL = \"\";\n" + m.script + "})();\n",
 		RuntimeFile:        m.runtime,
-		"modelcontext.mjs": moduleJS(m.module, false),
-		"modelcontext.cjs": moduleJS(m.module, true),
+		"modelcontext.mjs": moduleJS(m.module, bindings, false),
+		"modelcontext.cjs": moduleJS(m.module, bindings, true),
 	} {
 		module := name == RuntimeFile || name == "modelcontext.mjs"
 		if out[name], err = minify([]byte(code), module); err != nil {
@@ -284,10 +291,33 @@ const RUNTIME_FILE = "` + RuntimeFile + `";
 }
 `
 
+// bindingsName is the name bundleBindings's code declares, which holds
+// js/bindings/core.js's exports.
+const bindingsName = "modelcontextBindings"
+
+// bundleBindings bundles the bindings' helpers (file), which the ES and
+// CommonJS modules export beside the members: outside the function that
+// returns the serving copy, so that they work whichever copy serves.
+func bundleBindings(file string) (string, error) {
+	r := api.Build(api.BuildOptions{
+		EntryPoints:   []string{file},
+		Bundle:        true,
+		Format:        api.FormatIIFE,
+		GlobalName:    bindingsName,
+		Target:        api.ES2022,
+		LegalComments: api.LegalCommentsNone,
+		Charset:       api.CharsetUTF8,
+	})
+	if len(r.Errors) > 0 {
+		return "", fmt.Errorf("bundling %s: %s", file, r.Errors[0].Text)
+	}
+	return string(r.OutputFiles[0].Contents), nil
+}
+
 // moduleJS is the ES module (or, cjs, the CommonJS module): the bundle of
-// both sides in a function that returns the object its members are on, and
-// those members exported.
-func moduleJS(bundle string, cjs bool) string {
+// both sides in a function that returns the object its members are on,
+// those members exported, and the bindings' helpers over it.
+func moduleJS(bundle, bindings string, cjs bool) string {
 	var b strings.Builder
 	if cjs {
 		// Beside __filename where Node.js runs it (jsdom, happy-dom); a
@@ -307,16 +337,29 @@ func moduleJS(bundle string, cjs bool) string {
 	b.WriteString("const modelContext = (() => {\n" + opening + "let " + installedName + ";\n")
 	b.WriteString(bundle)
 	b.WriteString("return " + installedName + ";\n})();\n")
+	helpers := bindingExports
+	if bindings == "" {
+		helpers = nil
+	} else {
+		b.WriteString(bindings)
+		b.WriteString("const bindings = " + bindingsName + ".bindingsOf(modelContext);\n")
+	}
 	if cjs {
 		b.WriteString("module.exports = {\n")
 		for _, name := range exports {
 			fmt.Fprintf(&b, "  %s: %s,\n", name, exportOf(name))
+		}
+		for _, name := range helpers {
+			fmt.Fprintf(&b, "  %s: bindings.%s,\n", name, name)
 		}
 		b.WriteString("};\n")
 		return b.String()
 	}
 	for _, name := range exports {
 		fmt.Fprintf(&b, "export const %s = %s;\n", name, exportOf(name))
+	}
+	for _, name := range helpers {
+		fmt.Fprintf(&b, "export const %s = bindings.%s;\n", name, name)
 	}
 	return b.String()
 }

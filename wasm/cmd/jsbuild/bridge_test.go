@@ -24,6 +24,7 @@ const (
 	loaderDir  = "../../../js/loader"
 	runtimeDir = "../../../js/loader/runtime"
 	hooksDir   = "../../../js/testhooks"
+	bindings   = "../../../js/bindings/core.js"
 )
 
 // bridgeFuncsOf is bridgeFuncs of the bridge's directory, failing t.

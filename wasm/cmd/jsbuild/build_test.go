@@ -24,7 +24,7 @@ const runtimeHooksMark = "goJSImports"
 func build(t *testing.T, dir string, args ...string) map[string][]byte {
 	t.Helper()
 	out := filepath.Join(t.TempDir(), dir)
-	args = append([]string{"-o", out, "-loader", loaderDir, "-testhooks", hooksDir, "-bridge", bridgeDir,
+	args = append([]string{"-o", out, "-loader", loaderDir, "-bindings", bindings, "-testhooks", hooksDir, "-bridge", bridgeDir,
 		"-wasm-exec", filepath.Join(runtime.GOROOT(), "lib", "wasm", "wasm_exec.js")}, args...)
 	if err := run(args); err != nil {
 		t.Fatalf("jsbuild %s: %v", strings.Join(args, " "), err)
@@ -85,7 +85,7 @@ func TestTheStubLeavesTheRuntimeOut(t *testing.T) {
 // TestTheTestBuildNeverGoesIntoDist: -test refuses a folder named dist.
 func TestTheTestBuildNeverGoesIntoDist(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "dist")
-	err := run([]string{"-o", out, "-test", "-loader", loaderDir, "-testhooks", hooksDir})
+	err := run([]string{"-o", out, "-test", "-loader", loaderDir, "-bindings", bindings, "-testhooks", hooksDir})
 	if err == nil || !strings.Contains(err.Error(), "must not go into") {
 		t.Fatalf("jsbuild -test -o .../dist: %v, want a refusal", err)
 	}

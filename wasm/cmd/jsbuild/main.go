@@ -76,12 +76,18 @@ var exports = []string{
 	"changesSince",
 }
 
+// bindingExports are the ES and CommonJS modules' exports for the framework
+// bindings (js/bindings/core.js's bindingsOf), not members of
+// document.modelContext.
+var bindingExports = []string{"resourceFields", "resourceKey", "checkResource", "followResource"}
+
 func run(args []string) error {
 	fl := flag.NewFlagSet("jsbuild", flag.ContinueOnError)
 	out := fl.String("o", "", "write modelcontext.js, "+RuntimeFile+" and modelcontext.mjs into this `folder`")
 	constsFile := fl.String("constants", "", "write the constants alone, and the type of the module's exports, into this `file` (for type-checking the loader)")
 	bridge := fl.String("bridge", "wasm/bridge", "the `folder` of the bridge, whose //go:wasmexport functions type the exports in -constants' file, and which -wasm's exports are checked against")
 	src := fl.String("loader", "js/loader", "the `folder` of the loader's source files (the runtime's in its runtime folder)")
+	bindings := fl.String("bindings", "js/bindings/core.js", "the framework bindings' helpers, which the ES and CommonJS modules export (`file`)")
 	test := fl.Bool("test", false, "write the test build: the loader with the test hooks bundled in (never into dist)")
 	hooks := fl.String("testhooks", "js/testhooks", "the `folder` of the test build's hooks")
 	wasmFile := fl.String("wasm", "", "the built `.wasm`, whose SHA-384 the classic script carries for an integrity attribute on its tag (integrity.go): with -test the test build's, which exports every //go:wasmexport function of the bridge, else one that exports none of the test build's own (testbuild.go)")
@@ -119,6 +125,7 @@ func run(args []string) error {
 	if err != nil {
 		return err
 	}
+	l.bindings = *bindings
 	built, err := l.build()
 	if err != nil {
 		return err
