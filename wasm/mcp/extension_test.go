@@ -14,13 +14,13 @@ func TestTheExtensionSpeaksTheTransport(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := map[string]bool{DefaultChannel: true, checkReady: true, ServerReady: true, ServerStopped: true}
+	want := map[string]bool{DefaultChannel: true, CheckReady: true, ServerReady: true, ServerStopped: true}
 	for _, m := range regexp.MustCompile(`"(mcp-[a-z-]+)"`).FindAllStringSubmatch(string(src), -1) {
 		if !want[m[1]] {
 			t.Errorf("content.js says %q, which the MCP server does not (its words: %v)", m[1], want)
 		}
 	}
-	for _, w := range []string{DefaultChannel, checkReady, ServerReady} {
+	for _, w := range []string{DefaultChannel, CheckReady, ServerReady} {
 		if !regexp.MustCompile(`"` + regexp.QuoteMeta(w) + `"`).Match(src) {
 			t.Errorf("content.js no longer says %q", w)
 		}

@@ -67,10 +67,11 @@ const (
 )
 
 // Payloads of the tab transport's control messages. The loader announces
-// a server before Go runs (ServerReady, ServerStopped), so those two are
-// exported for wasm/cmd/jsbuild to write into it.
+// a server before Go runs (ServerReady, ServerStopped) and is a client of a
+// connected frame's (CheckReady), so those are exported for wasm/cmd/jsbuild
+// to write into it.
 const (
-	checkReady    = "mcp-check-ready"
+	CheckReady    = "mcp-check-ready"
 	sessionClose  = "mcp-session-close"
 	ServerReady   = "mcp-server-ready"
 	ServerStopped = "mcp-server-stopped"
@@ -281,7 +282,7 @@ func (s *Server) Handle(m *Message, sameWindow bool) {
 	}
 	switch m.Payload.Kind {
 	case registry.KindString:
-		if m.Payload.Str == checkReady {
+		if m.Payload.Str == CheckReady {
 			s.post(ss, serverReady)
 		} else if m.Payload.Str == sessionClose && ss != &s.main {
 			s.close(ss)

@@ -30,9 +30,6 @@ import { describe, quietError } from "../values.js";
 /** @typedef {import("../frames.js").FrameHandle} FrameHandle */
 /** @typedef {import("../table.js").Registration} Registration */
 
-// The client's half of the handshake (the server's is MCP_SERVER_READY).
-const CHECK_READY = "mcp-check-ready";
-const FRAME_PROTOCOL = "2025-11-25";
 // How long a frame has to answer a request, in ms.
 const FRAME_TIMEOUT = 5000;
 // At most this many pages of one list are followed (a cursor that never ends).
@@ -222,7 +219,7 @@ function framePost(conn, payload) {
  */
 function frameHello(conn) {
   conn.phase = "waiting";
-  framePost(conn, CHECK_READY);
+  framePost(conn, MCP_CHECK_READY);
 }
 
 /**
@@ -319,7 +316,7 @@ async function frameInitialize(conn) {
   const session = conn.session;
   let res;
   try {
-    res = await frameRequest(conn, "initialize", { protocolVersion: FRAME_PROTOCOL, capabilities: {}, clientInfo: { name: "modelcontext connectFrame", version: "1" } });
+    res = await frameRequest(conn, "initialize", { protocolVersion: MCP_PROTOCOL_2025_11_25, capabilities: {}, clientInfo: { name: "modelcontext connectFrame", version: "1" } });
   } catch (e) {
     if (conn.session === session && conn.phase === "initializing") conn.phase = "waiting";
     quietError(`modelcontext: connectFrame: ${frameLabel(conn)} did not start a session:`, e);

@@ -282,3 +282,15 @@ func TestTheLoaderDeclaresNoGoConstant(t *testing.T) {
 		}
 	}
 }
+
+// TestTheLoaderSpellsNoTransportWord: the MCP transport's words (the
+// control messages, "mcp-…") and protocol revisions reach the loader as
+// constants from Go only, so that a change in Go cannot leave a copy behind.
+func TestTheLoaderSpellsNoTransportWord(t *testing.T) {
+	word := regexp.MustCompile("[\"'`](mcp-[a-z-]+|20[0-9]{2}-[0-9]{2}-[0-9]{2})[\"'`]")
+	for _, name := range append(jsFiles(t, loaderDir), jsFiles(t, runtimeDir)...) {
+		for _, m := range word.FindAllStringSubmatch(loaderSource(t, name), -1) {
+			t.Errorf("%s spells %q; take it from the constants jsbuild writes (constants.go)", name, m[1])
+		}
+	}
+}

@@ -35,6 +35,8 @@ func constants() []constant {
 	add("PARENT_CHANNEL", mcp.ParentChannel, "the channel on which serveMCP's parent option answers the parent window (mcp.ParentChannel)")
 	add("MCP_SERVER_READY", mcp.ServerReady, "the payload that announces an MCP server on its channel (mcp.ServerReady)")
 	add("MCP_SERVER_STOPPED", mcp.ServerStopped, "the payload that says an MCP server stopped (mcp.ServerStopped)")
+	add("MCP_CHECK_READY", mcp.CheckReady, "the client's half of the handshake, which a serving page answers with MCP_SERVER_READY (mcp.CheckReady)")
+	add("MCP_PROTOCOL_2025_11_25", mcp.ProtocolVersion20251125, "the protocol revision connectFrame's client asks a frame for (mcp.ProtocolVersion20251125)")
 	for _, a := range []struct {
 		name string
 		v    any
