@@ -1,12 +1,13 @@
 // @ts-check
 // frameclient.js: connectFrame's MCP client of the server that the page in
 // an iframe serves for this page (MCP-B's iframe channel, revision
-// 2025-11-25), and the frame's resources and templates registered as the
-// page's own: proxies with IDs from FRAME_ID_BASE, which Go and the cache
-// list after the page's own, whose get reads through the frame and whose
-// subscribe follows the frame's notifications/resources/updated, so that
-// the frame's pushes are de-duplicated and dispatched by host.js's push like
-// any other.
+// 2025-11-25): its handshake, lists, reads and subscriptions. The frame's
+// resources and templates are registered as the page's own by
+// frameproxies.js: proxies with IDs from FRAME_ID_BASE, which Go and the
+// cache list after the page's own, whose get reads through the frame and
+// whose subscribe follows the frame's notifications/resources/updated, so
+// that the frame's pushes are de-duplicated and dispatched by host.js's
+// push like any other.
 //
 // A connection follows its iframe: a load event (the frame navigated)
 // drops the frame's resources and connects to the new document; so does
@@ -23,9 +24,10 @@
 // unanswered for FRAME_TIMEOUT ms rejects with a TimeoutError; the
 // subscriptions are asked FRAME_SYNC_BATCH a task, and not again for a
 // resource registered again.
-import { oneListChange, registerNow, unregisterNow } from "./lifecycle.js";
+import { frameApply, frameOwners, frameUnregister } from "./frameproxies.js";
+import { oneListChange } from "./lifecycle.js";
 import { MIME_JSON, mimeClass } from "./server.js";
-import { URL_SCHEME, badIcons, copyInfo, copyRest, newRegistration, notFound, readIcons, resources, snapshot, splitTemplate, templates, validate } from "../table.js";
+import { copyInfo, copyRest, notFound } from "../table.js";
 import { describe, quietError } from "../values.js";
 /** @typedef {import("../frames.js").FrameHandle} FrameHandle */
 /** @typedef {import("../table.js").Registration} Registration */
@@ -46,12 +48,7 @@ const FRAME_LIST_PACE = 4;
 // At most this many subscribe and unsubscribe requests are posted in one task.
 const FRAME_SYNC_BATCH = 100;
 
-let lastFrameID = FRAME_ID_BASE;
 let lastFrameRequest = 0;
-/** @type {WeakMap<Registration, string>} what each proxy lists (frameSignature), to tell a changed one from the same */
-const frameSigs = new WeakMap();
-/** @type {WeakMap<Registration, FrameConn>} the connection each proxy came from */
-const frameOwners = new WeakMap();
 
 /**
  * @typedef {object} FrameConn
@@ -149,7 +146,7 @@ function frameEnd(conn) {
  * frameLabel names the frame in messages.
  * @param {FrameConn} conn
  */
-function frameLabel(conn) {
+export function frameLabel(conn) {
   return `the frame "${conn.iframe.src || conn.iframe.name || "about:blank"}" (origin ${conn.origin})`;
 }
 
@@ -447,184 +444,6 @@ function frameDrop(conn) {
   conn.templates.clear();
 }
 
-/** @param {Registration} r */
-function frameUnregister(r) {
-  if (r.done) return;
-  r.done = true;
-  try {
-    unregisterNow(r);
-  } catch (e) {
-    quietError(e);
-  }
-}
-
-/**
- * frameApply makes the frame's registrations what its lists say, in its
- * order, with one resourcelistchanged when anything changed.
- * @param {FrameConn} conn
- * @param {any[]} items
- * @param {any[]} tmpls
- */
-function frameApply(conn, items, tmpls) {
-  oneListChange(() => {
-    frameApplyTable(conn, conn.resources, resources, items, false);
-    frameApplyTable(conn, conn.templates, templates, tmpls, true);
-  });
-}
-
-/**
- * frameApplyTable applies one list to mine, the frame's registrations in
- * table: a uri registered by anyone else stays theirs (with a warning); an
- * unchanged resource stays as it is, a changed one is replaced in place, a
- * new one goes last. Those in the longest start of the frame's order that
- * is already in that order stay where they are; the rest are registered
- * again after them, in the frame's order (one moved to the end re-registers
- * one).
- * @param {FrameConn} conn
- * @param {Map<string, Registration>} mine
- * @param {Map<string, Registration>} table
- * @param {any[]} items
- * @param {boolean} template
- */
-function frameApplyTable(conn, mine, table, items, template) {
-  /** @type {Map<string, {s: Registration, sig: string}>} */
-  const want = new Map();
-  for (const item of items) {
-    const s = frameSnapshot(conn, item, template);
-    if (!s) continue;
-    const key = template ? s.uriTemplate : s.uri;
-    const held = table.get(key);
-    if (want.has(key)) continue;
-    if (held && held !== mine.get(key)) {
-      if (!conn.warned.has(key)) {
-        conn.warned.add(key);
-        console.warn(`modelcontext: connectFrame: ${frameLabel(conn)} lists "${key}", which is registered already (by this page, or another frame); that one stays listed`);
-      }
-      continue;
-    }
-    want.set(key, { s, sig: frameSignature(s) });
-  }
-  for (const [key, r] of mine) {
-    if (!r.current) mine.delete(key); // replaced by the page's own
-  }
-  const stay = inOrderStart(mine, want);
-  for (const [key, r] of [...mine]) {
-    if (!stay.has(key)) {
-      frameUnregister(r);
-      mine.delete(key);
-    }
-  }
-  for (const [key, w] of want) {
-    const old = mine.get(key);
-    if (old && frameSigs.get(old) === w.sig) continue;
-    const r = newRegistration(w.s, ++lastFrameID);
-    frameSigs.set(r, w.sig);
-    frameOwners.set(r, conn);
-    try {
-      registerNow(r);
-    } catch (e) {
-      quietError(e);
-      continue;
-    }
-    if (old) old.done = true;
-    mine.set(key, r);
-  }
-}
-
-/**
- * inOrderStart answers the keys of the longest start of want whose keys
- * are all in mine, in mine's order: registered where they are, they are
- * the frame's order so far.
- * @param {Map<string, any>} mine
- * @param {Map<string, any>} want
- */
-function inOrderStart(mine, want) {
-  /** @type {Set<string>} */
-  const stay = new Set();
-  const have = mine.keys();
-  for (const key of want.keys()) {
-    if (!mine.has(key)) break;
-    let k = have.next();
-    while (!k.done && k.value !== key) k = have.next();
-    if (k.done) break;
-    stay.add(key);
-  }
-  return stay;
-}
-
-/**
- * frameSnapshot is the snapshot of a proxy of a listed item, or null when
- * the item is no valid descriptor (reported once).
- * @param {FrameConn} conn
- * @param {any} item
- * @param {boolean} template
- * @returns {Registration | null}
- */
-function frameSnapshot(conn, item, template) {
-  if (item === null || typeof item !== "object") return null;
-  const key = template ? item.uriTemplate : item.uri;
-  if (typeof key !== "string") return null;
-  const mime = typeof item.mimeType === "string" ? item.mimeType : DEFAULT_MIME_TYPE;
-  /** @type {any} */
-  const desc = { name: item.name, title: item.title, description: item.description, mimeType: item.mimeType, annotations: item.annotations };
-  if (template) {
-    const parts = splitTemplate(key);
-    desc.uriTemplate = key;
-    desc.get = (/** @type {any} */ params) => frameRead(conn, typeof parts === "string" ? key : expandTemplate(parts, params), mime);
-  } else {
-    desc.uri = key;
-    desc.get = () => frameRead(conn, key, mime);
-    if (conn.subscribe) desc.subscribe = (/** @type {() => void} */ onChange) => frameSubscribe(conn, key, onChange);
-  }
-  if (Array.isArray(item.icons) && badIcons(readIcons(item.icons)) === null) desc.icons = item.icons;
-  const s = snapshot(desc);
-  const problem = validate(s);
-  if (!problem) {
-    if (s.icons !== undefined) for (const icon of s.icons) icon.src = frameIconURL(conn, icon.src);
-    return s;
-  }
-  if (!conn.warnedInvalid) {
-    conn.warnedInvalid = true;
-    console.warn(`modelcontext: connectFrame: ${frameLabel(conn)} lists a resource the page cannot list (the first such entry; others are skipped without a word): ${problem}`);
-  }
-  return null;
-}
-
-/**
- * frameIconURL is a frame's icon src as listed: a URL as it is, a path
- * resolved against the frame's URL (never the page's).
- * @param {FrameConn} conn
- * @param {string} src a valid icon src (badIcons)
- */
-function frameIconURL(conn, src) {
-  if (URL_SCHEME.test(src)) return src;
-  try {
-    return new URL(src, conn.base).href;
-  } catch {
-    return conn.origin + "/";
-  }
-}
-
-/**
- * frameSignature is what a proxy lists, to tell a changed one from the same.
- * @param {Registration} s
- */
-function frameSignature(s) {
-  return JSON.stringify([s.name, s.title, s.description, s.mimeType, s.annotations, s.icons, typeof s.subscribe]);
-}
-
-/**
- * expandTemplate writes a template's uri for params, each variable
- * percent-encoded (the frame's server decodes it again).
- * @param {string[]} parts
- * @param {any} params
- */
-function expandTemplate(parts, params) {
-  let uri = "";
-  for (let i = 0; i < parts.length; i++) uri += i % 2 === 0 ? parts[i] : encodeURIComponent(String(params[parts[i]]));
-  return uri;
-}
-
 /**
  * frameSubscribe follows the frame's pushes of uri: its
  * notifications/resources/updated call onChange. The frame is asked to
@@ -634,7 +453,7 @@ function expandTemplate(parts, params) {
  * @param {string} uri
  * @param {() => void} onChange
  */
-function frameSubscribe(conn, uri, onChange) {
+export function frameSubscribe(conn, uri, onChange) {
   const session = conn.session;
   conn.changes.set(uri, onChange);
   frameSyncSoon(conn);
@@ -707,7 +526,7 @@ function frameSync(conn) {
  * @param {string} uri
  * @param {string} mime the listed mimeType
  */
-async function frameRead(conn, uri, mime) {
+export async function frameRead(conn, uri, mime) {
   if (conn.phase !== "ready") throw notFound(uri);
   const res = await frameReadShared(conn, uri);
   const contents = res && Array.isArray(res.contents) ? res.contents : [];
