@@ -1,9 +1,7 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
-	"os"
 	"slices"
 	"strings"
 
@@ -15,10 +13,7 @@ import (
 func markdown(res *Results) *gendoc.Doc {
 	d := gendoc.New("bench-agent", "wasm/cmd/agentsession", "from the results of one run (testdata/out/agentsession.json)")
 	d.Heading(1, "Agent session: what an agent receives while it follows a page")
-	commit := res.Commit
-	if commit == "" {
-		commit = "not recorded"
-	}
+	commit := gendoc.CommitOr(res.Commit)
 	d.Para("Run of %s, commit %s: %s, %d CPUs, load average %.1f at the start and %.1f at the end.",
 		res.Date, commit, res.Browser, res.CPUs, res.Load[0], res.Load[1])
 	d.Para("Regenerate with `make bench-agent` (or `go run ./wasm/cmd/agentsession`); render a run's JSON again with " +
@@ -95,14 +90,4 @@ func markdown(res *Results) *gendoc.Doc {
 }
 
 // renderFrom reads a run's JSON and writes its Markdown to md.
-func renderFrom(from, md string) error {
-	b, err := os.ReadFile(from)
-	if err != nil {
-		return err
-	}
-	var res Results
-	if err := json.Unmarshal(b, &res); err != nil {
-		return fmt.Errorf("%s: %w", from, err)
-	}
-	return markdown(&res).WriteFile(md)
-}
+func renderFrom(from, md string) error { return gendoc.RenderFrom(from, md, markdown) }

@@ -1,9 +1,7 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
-	"os"
 	"strings"
 
 	"github.com/modelcontext-go/modelcontext/wasm/internal/gendoc"
@@ -14,10 +12,7 @@ import (
 func markdown(res *Results) *gendoc.Doc {
 	d := gendoc.New("bench", "wasm/cmd/bench", "from the results of one run (testdata/out/bench.json)")
 	d.Heading(1, "Bench: the module against the plain-JS reference")
-	commit := res.Commit
-	if commit == "" {
-		commit = "not recorded"
-	}
+	commit := gendoc.CommitOr(res.Commit)
 	d.Para("Run of %s, commit %s: %s, %s, %d CPUs, load average %.1f at the start and %.1f at the end, %d or more interleaved rounds per row. "+
 		"The machine's other work stretches wall-clock times far more than CPU times, which is why the targets are checked on the CPU time.",
 		res.Date, commit, res.GoVersion, browserName(res.Browser), res.CPUs, res.Load[0], res.Load[1], res.Rounds)
@@ -164,14 +159,4 @@ func us(v float64) string { return fmt.Sprintf("%.2f", v) }
 func ms(v float64) string { return fmt.Sprintf("%.1f", v) }
 
 // renderFrom reads a run's JSON and writes its Markdown to md.
-func renderFrom(from, md string) error {
-	b, err := os.ReadFile(from)
-	if err != nil {
-		return err
-	}
-	var res Results
-	if err := json.Unmarshal(b, &res); err != nil {
-		return fmt.Errorf("%s: %w", from, err)
-	}
-	return markdown(&res).WriteFile(md)
-}
+func renderFrom(from, md string) error { return gendoc.RenderFrom(from, md, markdown) }

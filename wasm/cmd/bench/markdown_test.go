@@ -1,11 +1,11 @@
 package main
 
 import (
-	"encoding/json"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/modelcontext-go/modelcontext/wasm/internal/gendoc/gendoctest"
 )
 
 // benchFixture is a small run: two workloads (one met, one missed and with
@@ -81,26 +81,7 @@ func TestMarkdownAgainstAndReady(t *testing.T) {
 // -md-from renders a run's JSON as the run itself would have: the JSON
 // keeps all the table needs.
 func TestRenderFrom(t *testing.T) {
-	dir := t.TempDir()
-	res := benchFixture()
-	b, err := json.Marshal(res)
-	if err != nil {
-		t.Fatal(err)
-	}
-	from, md := filepath.Join(dir, "bench.json"), filepath.Join(dir, "BENCH.md")
-	if err := os.WriteFile(from, b, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := renderFrom(from, md); err != nil {
-		t.Fatal(err)
-	}
-	got, err := os.ReadFile(md)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if want := markdown(res).String(); string(got) != want {
-		t.Errorf("rendered from the JSON:\n%s\nwant, as rendered from the run:\n%s", got, want)
-	}
+	gendoctest.RenderFrom(t, benchFixture(), renderFrom, func(r *Results) string { return markdown(r).String() })
 }
 
 // A full run writes BENCH.md by default; a partial one only where -md says.

@@ -1,9 +1,7 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
-	"os"
 
 	"github.com/modelcontext-go/modelcontext/wasm/internal/gendoc"
 )
@@ -109,13 +107,5 @@ func markdown(res Results) *gendoc.Doc {
 
 // renderFrom reads a run's JSON and writes its Markdown to md.
 func renderFrom(from, md string) error {
-	b, err := os.ReadFile(from)
-	if err != nil {
-		return err
-	}
-	var res Results
-	if err := json.Unmarshal(b, &res); err != nil {
-		return fmt.Errorf("%s: %w", from, err)
-	}
-	return markdown(res).WriteFile(md)
+	return gendoc.RenderFrom(from, md, func(res *Results) *gendoc.Doc { return markdown(*res) })
 }

@@ -1,13 +1,13 @@
 package main
 
 import (
-	"encoding/json"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/modelcontext-go/modelcontext/wasm/internal/browsertest"
+
+	"github.com/modelcontext-go/modelcontext/wasm/internal/gendoc/gendoctest"
 )
 
 // pagecostFixture is a small run: three Lighthouse variants, the first
@@ -57,26 +57,8 @@ func TestMarkdown(t *testing.T) {
 
 // -md-from renders a run's JSON as the run itself would have.
 func TestRenderFrom(t *testing.T) {
-	dir := t.TempDir()
 	res := pagecostFixture()
-	b, err := json.Marshal(res)
-	if err != nil {
-		t.Fatal(err)
-	}
-	from, md := filepath.Join(dir, "pagecost.json"), filepath.Join(dir, "PAGECOST.md")
-	if err := os.WriteFile(from, b, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := renderFrom(from, md); err != nil {
-		t.Fatal(err)
-	}
-	got, err := os.ReadFile(md)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if want := markdown(res).String(); string(got) != want {
-		t.Errorf("rendered from the JSON:\n%s\nwant, as rendered from the run:\n%s", got, want)
-	}
+	gendoctest.RenderFrom(t, &res, renderFrom, func(r *Results) string { return markdown(*r).String() })
 }
 
 // A full run writes PAGECOST.md by default; a partial one only where -md says.

@@ -5,6 +5,7 @@
 package gendoc
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -89,6 +90,28 @@ func (d *Doc) Table(cols []Col, rows [][]string) {
 
 // String returns the file's text.
 func (d *Doc) String() string { return d.b.String() }
+
+// RenderFrom reads a run's results of type T from the JSON file from and
+// writes what render makes of them to md: a command's -md-from.
+func RenderFrom[T any](from, md string, render func(*T) *Doc) error {
+	b, err := os.ReadFile(from)
+	if err != nil {
+		return err
+	}
+	var res T
+	if err := json.Unmarshal(b, &res); err != nil {
+		return fmt.Errorf("%s: %w", from, err)
+	}
+	return render(&res).WriteFile(md)
+}
+
+// CommitOr is commit, or "not recorded" for a run that kept none.
+func CommitOr(commit string) string {
+	if commit == "" {
+		return "not recorded"
+	}
+	return commit
+}
 
 // WriteFile writes the file, creating its folder.
 func (d *Doc) WriteFile(name string) error {
