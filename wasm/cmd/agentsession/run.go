@@ -93,7 +93,7 @@ func run(args []string, stdout io.Writer) error {
 	}
 
 	res := &Results{Date: time.Now().UTC().Format(time.RFC3339), CPUs: runtime.NumCPU(), Every: o.every, Rounds: o.rounds}
-	res.Load[0] = loadavg()
+	res.Load[0] = gendoc.LoadAverage()
 	res.Commit = gendoc.Commit(root)
 	logf("starting Chromium")
 	br, err := browsertest.NewBrowser()
@@ -123,7 +123,7 @@ func run(args []string, stdout io.Writer) error {
 		}
 	}
 	res.Targets = checkTargets(res)
-	res.Load[1] = loadavg()
+	res.Load[1] = gendoc.LoadAverage()
 	res.Seconds = round(time.Since(start).Seconds(), 1)
 	printTable(stdout, res)
 	if err := os.MkdirAll(filepath.Dir(o.out), 0o755); err != nil {
@@ -185,15 +185,4 @@ func startDemo(goCmd, root, tmp string, logf func(string, ...any)) (url string, 
 		return "", nil, fmt.Errorf("serve printed %q, not its address (%v)", line, err)
 	}
 	return strings.TrimSpace(strings.TrimPrefix(line, "demo: ")), stop, nil
-}
-
-// loadavg returns the 1-minute load average, or 0.
-func loadavg() float64 {
-	b, err := os.ReadFile("/proc/loadavg")
-	if err != nil {
-		return 0
-	}
-	var l float64
-	fmt.Sscan(string(b), &l)
-	return l
 }

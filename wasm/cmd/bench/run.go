@@ -205,17 +205,6 @@ type Check struct {
 	Detail string `json:"detail"`
 }
 
-// loadavg returns the 1-minute load average, or 0.
-func loadavg() float64 {
-	b, err := os.ReadFile("/proc/loadavg")
-	if err != nil {
-		return 0
-	}
-	var l float64
-	fmt.Sscan(string(b), &l)
-	return l
-}
-
 func run(args []string, stdout io.Writer) error {
 	start := time.Now()
 	root := browsertest.RepoRoot()
@@ -294,7 +283,7 @@ func run(args []string, stdout io.Writer) error {
 		res.Targets = checkTargets(res)
 	}
 	res.Seconds = math.Round(time.Since(start).Seconds()*10) / 10
-	res.Load[1] = loadavg()
+	res.Load[1] = gendoc.LoadAverage()
 	if err := writeResults(stdout, o.out, res, logf); err != nil {
 		return err
 	}
@@ -356,7 +345,7 @@ func againstDir(o options) (string, error) {
 // options (the load average at the start).
 func newResults(o options) *Results {
 	return &Results{
-		Load:      [2]float64{loadavg(), 0},
+		Load:      [2]float64{gendoc.LoadAverage(), 0},
 		Date:      time.Now().UTC().Format(time.RFC3339),
 		GoVersion: runtime.Version(),
 		CPUs:      runtime.NumCPU(),
