@@ -63,7 +63,7 @@ export function wake(why) {
   bootStarted = true;
   if (debugOn()) debugLine(`starting the WebAssembly module: ${why}`);
   devtools.why = why;
-  if (devtools.hook !== null) inspectEmit("boot", { state: "starting", why });
+  inspectEmit("boot", { state: "starting", why }); // once a page: no check of the hook first
   start().then(resolveReady, (/** @type {any} */ e) => {
     // Every failure to load names itself, whatever threw it.
     const err = describe(e).startsWith("modelcontext:") ? e : new Error(`modelcontext: could not load the WebAssembly module "${wasmURL}": ${describe(e)}`);

@@ -1,16 +1,18 @@
 // @ts-check
 // inspect.js: the inspection channel that DevTools' Model Context panel
 // (js/extension/panel.js) listens on. It costs nothing when no one listens:
-// each place that decides something the panel shows (a registration, a push's
-// outcome and the consumers it reached, a read, an MCP message, boot) checks
-// devtools.hook against null and makes no object when it is null. A listener is a hook object with an
-// emit(type, fields) method, found once as
-// globalThis.__MODELCONTEXT_DEVTOOLS_HOOK__ when this script runs (the
-// panel's "Record from load" injects it before the page's scripts), or
+// once the module runs, runtime/observe.js swaps in the functions that note
+// what pushes reach only while a hook listens, and the other places that
+// decide something the panel shows (a registration, a read, an MCP message,
+// a tool's call) check devtools.hook against null and make no object when it
+// is null. A listener is a hook object with an emit(type, fields) method, found
+// once as globalThis.__MODELCONTEXT_DEVTOOLS_HOOK__ when this script runs
+// (the panel's "Record from load" injects it before the page's scripts), or
 // handed over later to document.modelContext[Symbol.for("modelcontext.inspect")]
 // (attaching to a running page), which answers what is there now.
 import { bootStarted } from "./boot.js";
 import { frameOf } from "./runtime/frameclient.js";
+import { observe } from "./runtime/observe.js";
 import { FAILED, READY, failure, state } from "./api.js";
 import { bootMode, debugAttr, debugOn, define, mc } from "./page.js";
 import { list, resources, templates } from "./table.js";
@@ -37,6 +39,8 @@ function inspectAttach(hook) {
     throw new TypeError("modelcontext: the inspection hook must be an object with an emit(type, fields) method, or null to detach");
   }
   devtools.hook = hook;
+  // The running module notes what pushes reach only while a hook listens.
+  if (state === READY) observe(hook !== null);
   return inspectSnapshot();
 }
 
@@ -71,7 +75,7 @@ export function inspectEmit(type, fields) {
   try {
     hook.emit(type, fields);
   } catch (e) {
-    devtools.hook = null;
+    devtools.hook = null; // the running module stops noting at its next push (runtime/observe.js)
     quietError("modelcontext: the DevTools inspection hook threw and was detached:", e);
   }
 }

@@ -6,13 +6,11 @@
 // (RFC 6902, patch.js) are made between JSON texts: the comparison key of a
 // plain pushed value is its JSON text, so a push pays nothing more for them.
 import { vals } from "./handles.js";
-import { reaching } from "./host.js";
 import { PLAIN_DEPTH, keyOf } from "./keys.js";
 import { inListOrder } from "./lookup.js";
 import { jsonPatch, jsonPatchApply } from "./patch.js";
-import { MIME_JSON, mcpServers, mimeClass, mimeClassOf } from "./server.js";
+import { MIME_JSON, mimeClass, mimeClassOf } from "./server.js";
 import { pageRevision } from "../api.js";
-import { devtools } from "../inspect.js";
 import { resources } from "../table.js";
 /** @typedef {import("../table.js").Registration} Registration */
 
@@ -178,12 +176,13 @@ let pushed = { text: null, from: -1, opsText: null, shared: null };
 /**
  * pushPatch returns what the push of value h to uri, the one being
  * delivered, changed since the uri's previous push, once per push: the first
- * consumer that follows by patches makes it, and moves the shadow on.
+ * consumer that follows by patches makes it, and moves the shadow on (what
+ * observe.js reads again for the DevTools panel is the same push's, kept).
  * @param {string} uri
  * @param {number} h
  * @returns {Pushed}
  */
-function pushPatch(uri, h) {
+export function pushPatch(uri, h) {
   const r = resources.get(uri);
   // The push's own revision, which a listener's list change does not move.
   const at = r !== undefined ? r.pushedAt : -1;
@@ -276,22 +275,20 @@ function shadowOf(r) {
  */
 export function patchInfo(s, uri, h) {
   const p = pushPatch(uri, h);
-  const ok = p.opsText !== null && p.text !== null && s.last === p.from && p.opsText.length <= p.text.length;
+  const ok = patchFits(s, p);
   s.last = p.text === null ? -1 : pushedAt;
-  if (devtools.hook !== null) notePatchInfo(h, ok ? p.opsText : null, p.text);
   return { revision: pageRevision.value, patch: ok ? JSON.parse(/** @type {string} */ (p.opsText)) : null };
 }
 
 /**
- * notePatchInfo notes what patchInfo hands the subscriber being called (by
- * its place in the delivery: "subscriber 2"), as patchInfo decides it.
- * @param {number} h
- * @param {string | null} patch its JSON text, null when the value goes whole
- * @param {string | null} text the value's JSON text
+ * patchFits reports whether a {patch: true} subscription in state s is
+ * handed the push p's patch (patchInfo): it was handed the value the patch
+ * starts from, and the patch is not longer than the value.
+ * @param {PatchState} s
+ * @param {Pushed} p
  */
-function notePatchInfo(h, patch, text) {
-  const e = reaching[h];
-  if (e !== undefined) noteGot(h, "subscriber " + e.subscribers, patch !== null ? "patch" : "value", patch, text);
+export function patchFits(s, p) {
+  return p.opsText !== null && p.text !== null && s.last === p.from && p.opsText.length <= p.text.length;
 }
 
 /**
@@ -405,8 +402,6 @@ function remember(m, uri, x) {
  * @param {number} max the most text contents may have (serveMCP's maxBytes)
  */
 export function attachChanges(server, session, params, h, max) {
-  // What the session receives, for the DevTools panel: "neither" unless a patch or the contents go below.
-  const got = devtools.hook !== null ? noteGot(h, followerName(server, session), "neither", null, null) : null;
   const uri = params.uri;
   const r = resources.get(uri);
   if (!r || mimeClassOf(r) !== MIME_JSON) return;
@@ -424,7 +419,6 @@ export function attachChanges(server, session, params, h, max) {
     forgetRead(server, session, uri);
     return;
   }
-  if (got !== null) gotChanges(got, params, ops, text);
   remember(m, uri, { rev: pushedAt, text: null, size: text.length });
 }
 
@@ -478,66 +472,4 @@ export function forgetRead(server, session, uri) {
     if (old) m.size -= old.size;
     m.uris.delete(uri);
   }
-}
-
-// ---- What agents that follow changes received, for the DevTools panel ------
-
-/**
- * @typedef {object} Got what an agent that follows changes received of a
- * push, noted while a DevTools hook listens (host.js's Reach): a patch (its
- * JSON text), the value (a subscriber) or the contents (an MCP session), or
- * neither (a bare update); value is the pushed value's JSON text, null when
- * it has none
- * @property {string} to
- * @property {string} kind
- * @property {string | null} patch
- * @property {string | null} value
- */
-
-/**
- * noteGot notes that the agent to received kind of the push of value h,
- * onto what that push reached (host.js's reaching), and returns the note,
- * or null when the push is not noted (made before the hook listened).
- * @param {number} h
- * @param {string} to
- * @param {string} kind
- * @param {string | null} patch
- * @param {string | null} value the pushed value's JSON text
- * @returns {Got | null}
- */
-function noteGot(h, to, kind, patch, value) {
-  const e = reaching[h];
-  if (e === undefined) return null;
-  const g = { to, kind, patch, value };
-  if (e.got === null) e.got = [g];
-  else e.got.push(g);
-  return g;
-}
-
-/**
- * followerName names an MCP client as server.js's reachMCP does: "MCP
- * session s1 on mcp-default", "MCP client on mcp-default".
- * @param {number} server
- * @param {string} session
- */
-function followerName(server, session) {
-  const srv = mcpServers.get(server);
-  const channel = srv ? srv.channel : "?";
-  if (session) return `MCP session ${session} on ${channel}`;
-  return `MCP client${!srv || srv.win === window ? "" : " in the parent window"} on ${channel}`;
-}
-
-/**
- * gotChanges says which of a patch and the contents attachChanges put in
- * params._meta, and the value's JSON text.
- * @param {Got} got
- * @param {any} params
- * @param {{ops: any[], text: string} | null} p the patch made
- * @param {string} text
- */
-function gotChanges(got, params, p, text) {
-  const patched = p !== null && params._meta[META_PATCH] === p.ops;
-  got.kind = patched ? "patch" : "contents";
-  got.patch = patched ? p.text : null;
-  got.value = text;
 }

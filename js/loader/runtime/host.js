@@ -9,14 +9,13 @@ import { str, utf8Length } from "./encode.js";
 import { hold, release, vals } from "./handles.js";
 import { keyOf } from "./keys.js";
 import { regs } from "./lookup.js";
+import { toGo } from "./observe.js";
 import { dispatch, mayHear, unheard } from "./events.js";
 import { mcpClose, mcpOpen, mcpPost, mcpRead } from "./server.js";
 import { ex } from "./start.js";
 import { isReady, pageRevision } from "../api.js";
-import { devtools, inspectEmit } from "../inspect.js";
-import { debugOn, listening, pagesOwn } from "../page.js";
-import { describe, isThenable, quietError } from "../values.js";
-/** @typedef {import("./changes.js").Got} Got */
+import { debugOn } from "../page.js";
+import { isThenable, quietError } from "../values.js";
 /** @typedef {import("./changes.js").PatchState} PatchState */
 /** @typedef {import("../table.js").Registration} Registration */
 
@@ -36,40 +35,18 @@ const MAX_PUSH_DEPTH = 64;
 let pushDepth = 0;
 export let started = false; // main has called ready
 
-/**
- * @typedef {object} Reach the consumers a push has reached, noted while a
- * DevTools hook listens (inspect.js): the resourceupdated listeners that
- * heard it (-1: some, uncounted, on a page's own object), the
- * subscribeResource handlers called, the MCP clients sent
- * notifications/resources/updated (null: none), and what each agent that
- * follows changes received of it (null: none; changes.js's noteGot)
- * @property {string} uri
- * @property {number} n
- * @property {number} listeners
- * @property {number} subscribers
- * @property {string[] | null} mcp
- * @property {Got[] | null} got
- */
-/** @type {(Reach | undefined)[]} a dispatched value's handle → what it reached so far */
-export const reaching = [];
-/** @type {Reach | null} the push whose delivery is in progress, if noted */
-export let reach = null;
-
 export const host = {
   // func hostDispatch(id, v int32)
   dispatch(/** @type {number} */ id, /** @type {number} */ h) {
     const r = /** @type {Registration} */ (regs.get(id));
     const revision = stepPush(r);
-    const hears = mayHear("resourceupdated");
-    if (devtools.hook !== null) reachStart(h, hears);
-    if (hears) dispatch("resourceupdated", { uri: r.key, value: vals[h], revision });
+    if (mayHear("resourceupdated")) dispatch("resourceupdated", { uri: r.key, value: vals[h], revision });
     else unheard("resourceupdated");
   },
   // func hostDeliver(sub, v int32) int32
   deliver(/** @type {number} */ sub, /** @type {number} */ h) {
     const s = handlers.get(sub);
     if (!s) return 0;
-    if (devtools.hook !== null && reach !== null) reach.subscribers++;
     try {
       if (s.patch === null) s.f(vals[h], s.uri);
       else s.f(vals[h], s.uri, patchInfo(s.patch, s.uri, h));
@@ -84,7 +61,6 @@ export const host = {
   },
   // func hostRelease(v int32)
   release(/** @type {number} */ h) {
-    if (devtools.hook !== null) reachEnd(h);
     release(h);
   },
   // func hostError(msg string, v int32)
@@ -215,64 +191,17 @@ export function result(r, n, v) {
     k = null;
   }
   if (k !== null && k === r.base) {
-    const same = internal(ex.mc_push(r.id, n, RESULT_SAME, 0, debugOn()));
-    if (devtools.hook !== null) inspectEmit("push", { uri: r.key, n, outcome: same === SUPPRESSED ? "suppressed" : "dropped as stale", key: k });
+    internal(toGo(r, n, RESULT_SAME, 0));
     return;
   }
   const old = r.base;
   r.base = k;
   const h = hold(v);
   pushedKeys[h] = k; // its JSON text, for patches (changes.js)
-  if (devtools.hook !== null) reaching[h] = { uri: r.key, n, listeners: 0, subscribers: 0, mcp: null, got: null };
-  const outcome = internal(ex.mc_push(r.id, n, k === null ? RESULT_NO_KEY : RESULT_DIFFERENT, h, debugOn()));
-  if (devtools.hook !== null) {
-    const sent = outcome === DISPATCHED || outcome === DELIVERED;
-    // Delivered at once: what it reached is known now; queued: host.release says it later.
-    const to = outcome === DISPATCHED ? undefined : reachTake(h);
-    inspectEmit("push", { uri: r.key, n, outcome: !sent ? "dropped as stale" : k === null ? "failed open" : "dispatched", settle: r.settle > 0, value: k === null ? v : undefined, key: k,
-      queued: outcome === DISPATCHED, reached: sent ? to : undefined });
-  }
+  const outcome = internal(toGo(r, n, k === null ? RESULT_NO_KEY : RESULT_DIFFERENT, h));
   if (outcome === DISPATCHED) return; // Go holds v until it is delivered
   release(h);
   if (outcome !== DELIVERED) r.base = old;
-}
-
-/**
- * reachStart makes the push of value h the delivery in progress, as Go
- * fires its resourceupdated (heard: the event is made), and counts the
- * listeners it is made for: each function once (added for both phases
- * too), and the on… handler.
- * @param {number} h
- * @param {boolean} heard
- */
-function reachStart(h, heard) {
-  reach = reaching[h] || null;
-  if (reach === null || !heard) return;
-  const l = listening.resourceupdated;
-  // A page's own object: its listeners are not all seen.
-  reach.listeners = pagesOwn ? -1 : l.added.size + (l.handler ? 1 : 0);
-}
-
-/**
- * reachTake forgets and returns what the push of value h reached.
- * @param {number} h
- */
-function reachTake(h) {
-  const e = reaching[h];
-  if (e === undefined) return undefined;
-  reaching[h] = undefined;
-  if (reach === e) reach = null;
-  return e;
-}
-
-/**
- * reachEnd tells the hook what a queued push reached, as Go releases its
- * value once delivered.
- * @param {number} h
- */
-function reachEnd(h) {
-  const e = reachTake(h);
-  if (e !== undefined) inspectEmit("reached", e);
 }
 
 /**
@@ -285,11 +214,22 @@ function reachEnd(h) {
 export function failed(r, n, e) {
   const h = hold(e);
   try {
-    internal(ex.mc_push(r.id, n, RESULT_THREW, h, debugOn()));
-    if (devtools.hook !== null) inspectEmit("push", { uri: r.key, n, outcome: "get threw", error: describe(e) });
+    internal(toGo(r, n, RESULT_THREW, h));
   } finally {
     release(h);
   }
+}
+
+/**
+ * mcPush tells Go the result res of push n of r (the value h), and returns
+ * what mc_push returned (observe.js's toGo).
+ * @param {Registration} r
+ * @param {number} n
+ * @param {number} res
+ * @param {number} h
+ */
+export function mcPush(r, n, res, h) {
+  return ex.mc_push(r.id, n, res, h, debugOn());
 }
 
 /**
@@ -321,7 +261,8 @@ export function setFaultAddr(addr) {
 // function that throws is a bug in the loader, reported here and to Go
 // through the fault flag (see bridge.checkFault), never as a value. Each
 // wrapper calls host[name] when it runs, so that internals.breakHost can
-// swap in a function that throws.
+// swap in a function that throws, and observe.js the ones that note what a
+// push reached while a DevTools panel listens.
 export function imports() {
   /** @type {Record<string, Function>} */
   const o = {};

@@ -5,16 +5,16 @@
 // the queue.
 import { dispatch, mayHear, unheard } from "./events.js";
 import { changesNow, noteRegistered, noteRemoved, patchStateOf, stepList } from "./changes.js";
-import { frameConnect, frameOf } from "./frameclient.js";
+import { frameConnect } from "./frameclient.js";
 import { handlers, internal, push, settled } from "./host.js";
 import { encodeRegistration, match, regs } from "./lookup.js";
+import { noteBooted, noteRegister, noteUnregister } from "./observe.js";
 import { deliverToServers, mcpServers, serveNow } from "./server.js";
 import { ex } from "./start.js";
 import { debugLine, queue, setReady } from "../api.js";
-import { devtools, inspectEmit } from "../inspect.js";
 import { deliverEarlyMessages, serveMCP, tagParent } from "../mcp.js";
 import { debugOn, script } from "../page.js";
-import { list, listed, notFound, resources, tableOf, templates } from "../table.js";
+import { list, notFound, resources, tableOf, templates } from "../table.js";
 import { quietError, typeName } from "../values.js";
 /** @typedef {import("../table.js").Registration} Registration */
 
@@ -53,7 +53,7 @@ export function registerNow(r) {
   // A teardown may have replaced or unregistered r: then it is not subscribed.
   if (r.subscribe !== undefined && r.current) startSubscription(r);
   if (debugOn()) debugLine((old ? 'replaced "' : 'registered "') + r.key + '"');
-  if (devtools.hook !== null) inspectEmit(old ? "replace" : "register", { uri: r.key, template: tableOf(r) === templates, frame: r.id >= FRAME_ID_BASE ? frameOf(r) : null, descriptor: listed(r) });
+  noteRegister(r, old);
   listChanged();
 }
 
@@ -69,7 +69,7 @@ export function unregisterNow(r) {
   noteRemoved(r);
   retire(r);
   if (debugOn()) debugLine('unregistered "' + r.key + '"');
-  if (devtools.hook !== null) inspectEmit("unregister", { uri: r.key });
+  noteUnregister(r);
   listChanged();
 }
 
@@ -252,7 +252,7 @@ export function unsubscribeNow(sub) {
  */
 export function booted() {
   setReady();
-  if (devtools.hook !== null) inspectEmit("boot", { state: "booted", why: devtools.why });
+  noteBooted();
   replay();
   if (script && (script.hasAttribute("data-mcp") || script.hasAttribute("data-mcp-parent"))) {
     const channel = script.getAttribute("data-mcp");

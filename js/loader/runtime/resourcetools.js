@@ -4,10 +4,10 @@
 // CallToolResults).
 import { changesNow, parsedSnap, patchBetween, snapOf } from "./changes.js";
 import { match } from "./lookup.js";
+import { noteTool, noteToolGave, readFor } from "./observe.js";
 import { base64 } from "./server.js";
-import { getResourceTemplates, getResources, pageRevision, readResource } from "../api.js";
+import { getResourceTemplates, getResources, pageRevision } from "../api.js";
 import { ready } from "../boot.js";
-import { devtools, inspectEmit } from "../inspect.js";
 import { resources } from "../table.js";
 import { describe, typeName } from "../values.js";
 /** @typedef {import("./changes.js").Snap} Snap */
@@ -31,7 +31,7 @@ import { describe, typeName } from "../values.js";
  */
 export async function listTool(native) {
   const answers = native ? valueAnswers : callToolResults;
-  if (devtools.hook !== null) inspectEmit("tool", { name: "list_resources", host: native ? "WebMCP" : "polyfill" });
+  noteTool("list_resources", native);
   try {
     const list = getResources().concat(getResourceTemplates());
     for (const info of list) delete info.subscribable;
@@ -75,15 +75,7 @@ export async function readTool(native, input) {
 async function readForTool(native, uri) {
   let v;
   try {
-    // The read is the tool's, for the DevTools panel's timeline.
-    devtools.by = native ? "tool on WebMCP" : "tool on a polyfill";
-    let p;
-    try {
-      p = readResource(uri);
-    } finally {
-      devtools.by = "";
-    }
-    v = await p;
+    v = await readFor(native, uri);
     if (typeof Blob !== "undefined" && v instanceof Blob) {
       const type = v.type;
       return { mimeType: mimeTypeOf(uri, type), blob: base64(new Uint8Array(await v.arrayBuffer())) };
@@ -112,7 +104,7 @@ const toolGave = { revision: -1, uris: /** @type {Map<string, Snap>} */ (new Map
  */
 export async function changesTool(native, input) {
   const answers = native ? valueAnswers : callToolResults;
-  if (devtools.hook !== null) inspectEmit("tool", { name: "read_changes", host: native ? "WebMCP" : "polyfill" });
+  noteTool("read_changes", native);
   let since;
   try {
     since = input !== null && typeof input === "object" ? input.since : undefined;
@@ -139,22 +131,8 @@ export async function changesTool(native, input) {
     }
   }
   toolGave.revision = revision;
-  if (devtools.hook !== null) inspectEmit("received", { to: "read_changes", host: native ? "WebMCP" : "polyfill", revision, since, changes: toolGot(changes) });
+  noteToolGave(native, revision, since, changes, toolGave.uris);
   return answers.value("", reset ? { revision, reset: true, changes } : { revision, changes });
-}
-
-/**
- * toolGot says what read_changes' answer gave of each uri, for the DevTools
- * panel: a patch (its JSON text) or the value, with the value's JSON text
- * (kept as what the tool gave), or removed, binary or an error.
- * @param {any[]} changes
- */
-function toolGot(changes) {
-  return changes.map((c) => {
-    const v = toolGave.uris.get(c.uri);
-    const kind = c.patch ? "patch" : c.removed ? "removed" : c.error ? "error" : c.blob ? "binary" : "value";
-    return { uri: c.uri, kind, patch: c.patch ? JSON.stringify(c.patch) : null, value: v ? v.text : null };
-  });
 }
 
 /**

@@ -7,16 +7,15 @@ import { attachChanges, forgetRead, keepRead } from "./changes.js";
 import { compileExtracts, encodeExtracts, putString } from "./encode.js";
 import { frameOrigin } from "./frameclient.js";
 import { hold, release, vals } from "./handles.js";
-import { internal, reach } from "./host.js";
+import { internal } from "./host.js";
 import { inListOrder, regs } from "./lookup.js";
+import { noteMessage } from "./observe.js";
 import { ex } from "./start.js";
 import { debugLine, isReady } from "../api.js";
-import { devtools, inspectEmit } from "../inspect.js";
 import { isEnvelope, pageOrigin, serveWindow, servedWindow, targetOrigin, unserveWindow } from "../mcp.js";
 import { debugOn } from "../page.js";
 import { copyInfo, resources, templates } from "../table.js";
 import { describe, isThenable, quietError } from "../values.js";
-/** @typedef {import("./host.js").Reach} Reach */
 /** @typedef {import("../table.js").Registration} Registration */
 
 /**
@@ -100,7 +99,7 @@ export function mcpOpen(server, channel, origins, parent) {
       const session = c === channel ? undefined : !parent && typeof c === "string" && c.startsWith(prefix) ? c.slice(prefix.length) : null;
       if (session === null || !isReady()) return;
       if (parent) srv.peer = ev.origin;
-      if (devtools.hook !== null) inspectEmit("mcp", { origin: ev.origin, channel: c, session: session || "", parent, message: d.payload });
+      noteMessage(ev.origin, c, session, parent, d.payload);
       const n = encodeExtracts(messageFields, { origin: ev.origin, session, payload: d.payload }, MAX_MESSAGE_TEXT);
       // A getter may dispatch a message event while Go reads: what the inner
       // one writes is posted with the outer one's, when Go has returned.
@@ -167,7 +166,7 @@ function slice(t, first, count) {
 
 /**
  * mcpPost posts a message Go wrote on the server's channel, or on its
- * sub-channel when session is not "".
+ * sub-channel when session is not "", and returns it (for observe.js).
  * @param {number} server
  * @param {string} session
  * @param {string} msg
@@ -201,8 +200,7 @@ export function mcpPost(server, session, msg, attach, first, count, h) {
       forgetRead(server, session, payload.result.contents[0].uri);
       break;
   }
-  if (!srv) return;
-  if (devtools.hook !== null && reach !== null && payload.method === "notifications/resources/updated") reachMCP(srv, session, payload);
+  if (!srv) return payload;
   outgoing.push({ channel: session ? srv.channel + "/" + session : srv.channel, type: "mcp", direction: "server-to-client", payload });
   outgoingTo.push(srv.win === window ? null : srv);
   // While Go handles a message event, the listener posts when Go returns.
@@ -210,21 +208,7 @@ export function mcpPost(server, session, msg, attach, first, count, h) {
     flushQueued = true;
     queueMicrotask(flushOutgoing);
   }
-}
-
-/**
- * reachMCP notes the MCP client an updated notification goes to as reached
- * by the push being delivered (host.js's reach), once per client.
- * @param {Transport} srv
- * @param {string} session
- * @param {any} payload
- */
-function reachMCP(srv, session, payload) {
-  const e = /** @type {Reach} */ (reach);
-  if (srv.win === null || !payload.params || payload.params.uri !== e.uri) return;
-  const who = session ? `MCP session ${session} on ${srv.channel}` : `MCP client${srv.win === window ? "" : " in the parent window"} on ${srv.channel}`;
-  if (e.mcp === null) e.mcp = [who];
-  else if (!e.mcp.includes(who)) e.mcp.push(who);
+  return payload;
 }
 
 /**
