@@ -25,7 +25,10 @@ var hookCheck = regexp.MustCompile(`[A-Za-z_$][\w$]*\.hook!==null`)
 
 // noChannel serves dist/ with every check of the inspection channel in the
 // two classic scripts replaced by false: the module as if built without the
-// channel, the code around the checks unchanged.
+// channel, the code around the checks unchanged. A push passes no check
+// (js/loader/runtime/observe.js swaps its observed functions in only while a
+// hook listens), so what this arm leaves out is the seams that check: a
+// registration, a read, an MCP message, the tools, boot.
 func noChannel(t *testing.T, root string) http.Handler {
 	t.Helper()
 	files := map[string][]byte{}
@@ -35,8 +38,8 @@ func noChannel(t *testing.T, root string) http.Handler {
 			t.Fatal(err)
 		}
 		n := len(hookCheck.FindAll(b, -1))
-		if n < 3 {
-			t.Fatalf("dist/%s has %d checks of the inspection hook (%s), want at least 3: the build's form changed", name, n, hookCheck)
+		if n < 1 {
+			t.Fatalf("dist/%s has %d checks of the inspection hook (%s), want at least 1: the build's form changed", name, n, hookCheck)
 		}
 		files[name] = hookCheck.ReplaceAll(b, []byte("false"))
 	}
