@@ -74,18 +74,10 @@ func markdown(res *Results) *gendoc.Doc {
 		}
 		d.Table([]gendoc.Col{{Name: "operation"}, {Name: "µs", Num: true}, {Name: "quartiles", Num: true}, {Name: "paired", Num: true}}, rows)
 	}
-	if len(res.Targets) > 0 {
-		d.Heading(2, "Targets")
-		var rows [][]string
-		for _, c := range res.Targets {
-			mark := "MISS"
-			if c.OK {
-				mark = "ok"
-			}
-			rows = append(rows, []string{mark, c.Name, c.Detail})
-		}
-		d.Table([]gendoc.Col{{Name: "met"}, {Name: "target"}, {Name: "measured"}}, rows)
-	}
+	d.Targets(len(res.Targets), func(i int) (bool, string, string) {
+		c := res.Targets[i]
+		return c.OK, c.Name, c.Detail
+	})
 	return d
 }
 

@@ -141,18 +141,10 @@ func markdownSizeTargets(d *gendoc.Doc, res *Results) {
 		}
 		d.Table([]gendoc.Col{{Name: "implementation"}, {Name: "files"}, {Name: "raw", Num: true}, {Name: "gzip", Num: true}, {Name: "brotli", Num: true}}, rows)
 	}
-	if len(res.Targets) > 0 {
-		d.Heading(2, "Targets")
-		var rows [][]string
-		for _, c := range res.Targets {
-			mark := "MISS"
-			if c.OK {
-				mark = "ok"
-			}
-			rows = append(rows, []string{mark, c.Name, c.Detail})
-		}
-		d.Table([]gendoc.Col{{Name: "met"}, {Name: "target"}, {Name: "measured"}}, rows)
-	}
+	d.Targets(len(res.Targets), func(i int) (bool, string, string) {
+		c := res.Targets[i]
+		return c.OK, c.Name, c.Detail
+	})
 }
 
 func us(v float64) string { return fmt.Sprintf("%.2f", v) }

@@ -90,18 +90,10 @@ func markdown(res Results) *gendoc.Doc {
 			{"with / without, paired", fmt.Sprintf("%.2f× [%.2f–%.2f], %+.0f µs a round", dom.Ratio.Median, dom.Ratio.Min, dom.Ratio.Max, dom.PerRoundUs)},
 		})
 	}
-	if len(res.Targets) > 0 {
-		d.Heading(2, "Targets")
-		var rows [][]string
-		for _, t := range res.Targets {
-			mark := "MISS"
-			if t.Met {
-				mark = "met"
-			}
-			rows = append(rows, []string{mark, t.Name, targetDetail(t)})
-		}
-		d.Table([]gendoc.Col{{Name: "met"}, {Name: "target"}, {Name: "measured"}}, rows)
-	}
+	d.Targets(len(res.Targets), func(i int) (bool, string, string) {
+		t := res.Targets[i]
+		return t.Met, t.Name, targetDetail(t)
+	})
 	return d
 }
 

@@ -39,8 +39,8 @@ func TestMarkdown(t *testing.T) {
 		"| bytes KB | +18.0 [+18.0–+18.0] | +520.0 [+520.0–+520.0] |\n",
 		"| lazy | 85.0 [80.0–90.0] | 45.0 [40.0–50.0] | network 2/2, 502.0 KB | 304 2/2, 0.3 KB |\n",
 		"| with / without, paired | 1.08× [1.05–1.10], +150 µs a round |\n",
-		"| met | default boot vs plain: TBT | +5 ms (limit +10 ms); median of the paired deltas |\n",
-		"| met | default boot: first answer on a repeat visit measured | 2 samples; median 45 ms |\n",
+		"| ok | default boot vs plain: TBT | +5 ms (limit +10 ms); median of the paired deltas |\n",
+		"| ok | default boot: first answer on a repeat visit measured | 2 samples; median 45 ms |\n",
 	} {
 		if !strings.Contains(md, want) {
 			t.Errorf("the Markdown lacks %q:\n%s", want, md)

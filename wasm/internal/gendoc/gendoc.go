@@ -91,6 +91,26 @@ func (d *Doc) Table(cols []Col, rows [][]string) {
 // String returns the file's text.
 func (d *Doc) String() string { return d.b.String() }
 
+// Targets adds a run's "Targets" section, a row a target: "ok" or "MISS",
+// what the target is, and what was measured against it; nothing when there
+// are none. row gives target i's three.
+func (d *Doc) Targets(n int, row func(i int) (met bool, name, measured string)) {
+	if n == 0 {
+		return
+	}
+	d.Heading(2, "Targets")
+	rows := make([][]string, n)
+	for i := range rows {
+		met, name, measured := row(i)
+		mark := "MISS"
+		if met {
+			mark = "ok"
+		}
+		rows[i] = []string{mark, name, measured}
+	}
+	d.Table([]Col{{Name: "met"}, {Name: "target"}, {Name: "measured"}}, rows)
+}
+
 // RenderFrom reads a run's results of type T from the JSON file from and
 // writes what render makes of them to md: a command's -md-from.
 func RenderFrom[T any](from, md string, render func(*T) *Doc) error {
