@@ -16,7 +16,7 @@ WASM_EXEC := $(GOROOT)/lib/wasm/wasm_exec.js
 CACHE    := $(CURDIR)/.cache
 BIN      := $(CACHE)/bin
 ADDR     ?= 127.0.0.1:8080
-FUZZTIME ?= 50000x
+FUZZTIME ?= 200000x
 GO_SOURCES := $(shell find wasm -name '*.go' -not -name '*_test.go' -not -path 'wasm/cmd/*' -not -path 'wasm/modelcontext/*' -not -path 'wasm/e2e/*') wasm/cmd/modelcontext/main.go go.mod
 
 .PHONY: build build-test demo test test-deps test-host test-wasm test-browser test-goapi demo-app lint types check-loader fuzz size bench clean mcpclient edge edge-build test-edge bench-visit bench-page lighthouse
@@ -210,8 +210,7 @@ lint:
 	$(GO) vet ./...
 	GOOS=js GOARCH=wasm $(GO) vet ./...
 
-# Fuzz targets: a short run in make test (their seeds run as tests anyway;
-# the run looks a little further), a longer one in make fuzz. Found
+# Fuzz targets: a short run in make test, a longer one in make fuzz. Found
 # crashers stay in each package's testdata/fuzz as regression seeds. The
 # budgets are counts of executions (a few seconds here), not durations: with
 # a duration, Go 1.26's fuzzing engine can fail at its deadline with "context
