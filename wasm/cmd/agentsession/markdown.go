@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -51,12 +52,7 @@ func markdown(res *Results) *gendoc.Doc {
 		if len(res.Stale) == 0 {
 			d.Para("Every agent's mirror, rebuilt from what it received alone, matched the page after every turn.")
 		} else {
-			keys := make([]string, 0, len(res.Stale))
-			for k := range res.Stale {
-				keys = append(keys, k)
-			}
-			slices.Sort(keys)
-			for _, k := range keys {
+			for _, k := range slices.Sorted(maps.Keys(res.Stale)) {
 				d.Para("**%s's mirror disagreed with the page** after %d turns (%s).", k, res.Stale[k], res.StaleURIs[k])
 			}
 		}

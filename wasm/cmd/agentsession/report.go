@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -254,12 +255,7 @@ func printTable(w io.Writer, res *Results) {
 		if len(res.Stale) == 0 {
 			fmt.Fprintln(w, "  every agent's mirror, rebuilt from what it received alone, matched the page after every turn")
 		} else {
-			keys := make([]string, 0, len(res.Stale))
-			for k := range res.Stale {
-				keys = append(keys, k)
-			}
-			slices.Sort(keys)
-			for _, k := range keys {
+			for _, k := range slices.Sorted(maps.Keys(res.Stale)) {
 				fmt.Fprintf(w, "  ! %s's mirror disagreed with the page after %d turns (%s)\n", k, res.Stale[k], res.StaleURIs[k])
 			}
 		}
