@@ -30,7 +30,7 @@ const NoncePlaceholder = "{{nonce}}"
 func withNonce(h http.Handler, compress bool) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		ext := path.Ext(r.URL.Path)
-		if r.Method != http.MethodGet || (ext != "" && ext != ".html") || strings.HasPrefix(r.URL.Path, "/static/") || strings.HasPrefix(r.URL.Path, "/vendor/") {
+		if r.Method != http.MethodGet || (ext != "" && ext != ".html") {
 			h.ServeHTTP(w, r)
 			return
 		}
