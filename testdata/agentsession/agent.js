@@ -24,12 +24,23 @@
 //            Every JSON-RPC message it receives is counted, as sent.
 //   mcpread  the same client without the capability (a stock one): on each
 //            turn it reads every resource it was told was updated.
+//   patches  (c'') an agent in the page on the public API alone: it reads
+//            every value (readResource) and subscribes to each resource
+//            with subscribeResource(uri, handler, {patch: true}); each push
+//            queues {uri, patch} (or {uri, value} when the handler is
+//            handed no patch); on resourcelistchanged it subscribes to and
+//            reads the new ones ({uri, name, value}) and unsubscribes from
+//            the removed ones ({uri, removed: true}). Each turn it hands
+//            its model the JSON text of the entries queued since its last
+//            turn (nothing when none were), and rebuilds its mirror from
+//            that text alone.
 //
-// All five begin alike: the list (list_resources for the three tool
-// agents, resources/list for the MCP ones) and every value. Each keeps a
-// mirror of every value from what it received alone; after each turn the
-// mirrors are checked against the page's values (document.modelContext's
-// readResource, not counted).
+// All six begin alike: the list (list_resources for the three tool
+// agents, resources/list for the MCP ones, getResources() and
+// getResourceTemplates() as list_resources gives them for (c'')) and every
+// value. Each keeps a mirror of every value from what it received alone;
+// after each turn the mirrors are checked against the page's values
+// (document.modelContext's readResource, not counted).
 (() => {
   'use strict';
   const mc = document.modelContext;
@@ -79,7 +90,7 @@
     return root;
   };
 
-  const AGENTS = ['all', 'changed', 'tool', 'mcp', 'mcpread'];
+  const AGENTS = ['all', 'changed', 'tool', 'mcp', 'mcpread', 'patches'];
   const received = Object.fromEntries(AGENTS.map((k) => [k, []])); // agent → texts, in order
   const turnBytes = Object.fromEntries(AGENTS.map((k) => [k, 0])); // this turn's
   const utf8 = new TextEncoder();
@@ -141,6 +152,117 @@
       }
     }
     tool.revision = answer.revision;
+  }
+
+  // ---- (c'') patches ----------------------------------------------------------
+  // An agent in the page itself, on document.modelContext's public API. Its
+  // handlers queue what it will hand its model; at its turn it hands the
+  // queue as one JSON text and rebuilds its mirror from that text alone.
+  // handed is what it has handed per uri (JSON text), for the pull-only
+  // resources it polls, and based the uris it has handed a value of, against
+  // which a patch applies.
+  const patches = {
+    mirror: new Map(), queue: [], subs: new Map(), based: new Set(), handed: new Map(),
+    pending: [], listed: false, counts: { patches: 0, values: 0, added: 0, removed: 0, polled: 0, emptySkipped: 0 },
+  };
+  // The list as list_resources gives it: the resources then the templates,
+  // without subscribable (what the agent's code, not its model, uses).
+  const listing = () => mc.getResources().concat(mc.getResourceTemplates()).map((r) => {
+    const { subscribable, ...rest } = r;
+    return rest;
+  });
+  // snap is a value as it is now (the page may change its objects later).
+  const snap = (v) => JSON.parse(JSON.stringify(v));
+  function onPush(value, uri, info) {
+    if (!patches.subs.has(uri)) return; // unsubscribed
+    const patch = info && info.patch;
+    if (patch && patches.based.has(uri)) {
+      if (patch.length === 0) { patches.counts.emptySkipped++; return; } // nothing changed for the model
+      patches.queue.push({ uri, patch });
+    } else {
+      // No patch (the first push, not plain JSON, or a patch longer than
+      // the value), or none yet against a value this agent handed: the value.
+      patches.queue.push({ uri, value: snap(value) });
+      patches.based.add(uri);
+    }
+  }
+  // follow subscribes to uri (a subscribable one) or marks it for polling.
+  function follow(info) {
+    if (!info.subscribable) { patches.subs.set(info.uri, null); return; }
+    patches.subs.set(info.uri, mc.subscribeResource(info.uri, onPush, { patch: true }));
+  }
+  function drop(uri) {
+    const unsubscribe = patches.subs.get(uri);
+    if (unsubscribe) unsubscribe();
+    patches.subs.delete(uri);
+    patches.based.delete(uri);
+    patches.handed.delete(uri);
+    patches.queue.push({ uri, removed: true });
+    patches.counts.removed++;
+  }
+  // A list change: subscribe to the new ones first (no push is missed), then
+  // read them; unsubscribe from the removed ones.
+  mc.addEventListener('resourcelistchanged', (ev) => {
+    if (!patches.listed) return; // before its start
+    const now = new Map(ev.detail.resources.map((r) => [r.uri, r]));
+    for (const uri of [...patches.subs.keys()]) if (!now.has(uri)) drop(uri);
+    for (const [uri, info] of now) {
+      if (patches.subs.has(uri)) continue;
+      follow(info);
+      patches.counts.added++;
+      patches.pending.push(mc.readResource(uri).then((value) => {
+        // A push since it subscribed has handed the value already.
+        if (!patches.subs.has(uri) || patches.based.has(uri)) return;
+        patches.queue.push({ uri, name: info.name, value: snap(value) });
+        patches.based.add(uri);
+        if (!info.subscribable) patches.handed.set(uri, JSON.stringify(value));
+      }, (e) => {
+        if (patches.subs.has(uri)) throw e; // else removed before it was read
+      }));
+    }
+  });
+  async function patchesStart() {
+    const text = JSON.stringify(listing());
+    got('patches', text);
+    patches.listed = true;
+    for (const info of mc.getResources()) {
+      if (patches.subs.has(info.uri)) continue; // a list change came first
+      const value = await mc.readResource(info.uri);
+      const t = JSON.stringify(value);
+      got('patches', t);
+      patches.mirror.set(info.uri, JSON.parse(t));
+      patches.based.add(info.uri);
+      follow(info);
+      if (!info.subscribable) patches.handed.set(info.uri, t);
+    }
+  }
+  async function patchesTurn() {
+    while (patches.pending.length > 0) await Promise.all(patches.pending.splice(0));
+    // A pull-only resource pushes nothing: it is read each turn, and handed
+    // when it differs from what the model has.
+    for (const [uri, unsubscribe] of patches.subs) {
+      if (unsubscribe !== null || !patches.based.has(uri)) continue;
+      const value = await mc.readResource(uri);
+      const t = JSON.stringify(value);
+      if (t === patches.handed.get(uri)) continue;
+      patches.handed.set(uri, t);
+      patches.queue.push({ uri, value });
+      patches.counts.polled++;
+    }
+    if (patches.queue.length === 0) return;
+    const text = JSON.stringify(patches.queue.splice(0));
+    got('patches', text);
+    for (const e of JSON.parse(text)) {
+      if (e.removed) patches.mirror.delete(e.uri);
+      else if (e.patch !== undefined) {
+        if (!patches.mirror.has(e.uri)) throw new Error('patches: a patch of ' + e.uri + ', which it was given no value of');
+        patches.mirror.set(e.uri, applyPatch(patches.mirror.get(e.uri), e.patch));
+        patches.counts.patches++;
+      } else {
+        patches.mirror.set(e.uri, e.value);
+        patches.counts.values++;
+      }
+    }
   }
 
   // ---- (c') mcp and mcpread ---------------------------------------------------
@@ -236,14 +358,16 @@
       for (const [agent, m] of [['all', all.mirror], ['changed', changed.mirror]]) {
         if (m.get(uri) !== want) note(agent, uri, want, m.get(uri));
       }
-      if (JSON.stringify(tool.mirror.get(uri)) !== JSON.stringify(value)) note('tool', uri, JSON.stringify(value), JSON.stringify(tool.mirror.get(uri)));
+      for (const [agent, m] of [['tool', tool.mirror], ['patches', patches.mirror]]) {
+        if (JSON.stringify(m.get(uri)) !== JSON.stringify(value)) note(agent, uri, JSON.stringify(value), JSON.stringify(m.get(uri)));
+      }
       for (const a of [mcp, mcpread]) {
         const json = /json/.test(a.mime.get(uri) || mimeType || 'application/json');
         const w = json ? JSON.stringify(value) : String(value);
         if (a.mirror.get(uri) !== w) note(a.name, uri, w, a.mirror.get(uri));
       }
     }
-    for (const [agent, m] of [['all', all.mirror], ['changed', changed.mirror], ['tool', tool.mirror], ['mcp', mcp.mirror], ['mcpread', mcpread.mirror]]) {
+    for (const [agent, m] of [['all', all.mirror], ['changed', changed.mirror], ['tool', tool.mirror], ['mcp', mcp.mirror], ['mcpread', mcpread.mirror], ['patches', patches.mirror]]) {
       for (const uri of m.keys()) if (!t.has(uri)) note(agent, uri, undefined, 'kept after removal');
     }
     return out;
@@ -295,6 +419,7 @@
         await mcpList(a);
         await mcpTurn(a);
       }
+      await patchesStart();
       for (const k of AGENTS) started[k] = received[k].length;
       return AgentSession.check();
     },
@@ -308,6 +433,7 @@
       await toolTurn();
       await mcpTurn(mcp);
       await mcpTurn(mcpread);
+      await patchesTurn();
       turns++;
       return { ...(await AgentSession.check()), bytes: { ...turnBytes } };
     },
@@ -325,6 +451,7 @@
         tool: { patches: tool.patches, values: tool.values },
         mcp: mcp.counts,
         mcpread: mcpread.counts,
+        patches: patches.counts,
         errors: [mcp, mcpread].flatMap((a) => (a.client ? a.client.errors : [])),
         resources: mc.getResources().map((r) => ({ uri: r.uri, mimeType: r.mimeType })),
       };

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"maps"
 	"slices"
-	"strings"
 
 	"github.com/modelcontext-go/modelcontext/wasm/internal/gendoc"
 )
@@ -40,10 +39,9 @@ func markdown(res *Results) *gendoc.Doc {
 		}
 		d.Table([]gendoc.Col{{Name: "agent"}, {Name: "messages", Num: true}, {Name: "bytes", Num: true}, {Name: "tokens", Num: true},
 			{Name: "bytes / (a)", Num: true}, {Name: "tokens / (a)", Num: true}}, rows)
-		names := strings.NewReplacer("tool", "(c)", "mcpread", "MCP stock", "mcp", "(c')", "changed", "(b)", "all", "(a)")
 		rows = nil
 		for _, r := range res.Ratios {
-			rows = append(rows, []string{names.Replace(r.Name), fmt.Sprintf("%.3f", r.Bytes), fmt.Sprintf("%.3f", r.Tokens),
+			rows = append(rows, []string{ratioNames.Replace(r.Name), fmt.Sprintf("%.3f", r.Bytes), fmt.Sprintf("%.3f", r.Tokens),
 				fmt.Sprintf("%.3f", r.FollowBytes), fmt.Sprintf("%.3f", r.FollowTokens)})
 		}
 		d.Para("Ratios; \"after the start\" leaves out what each agent received at its start.")
@@ -74,6 +72,9 @@ func markdown(res *Results) *gendoc.Doc {
 		c := res.Targets[i]
 		return c.OK, c.Name, c.Detail
 	})
+	if line := besideTheFloor(res); line != "" && len(res.Targets) > 0 {
+		d.Para("Informational, not a target row: %s.", line)
+	}
 	return d
 }
 

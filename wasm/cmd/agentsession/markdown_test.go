@@ -8,7 +8,7 @@ import (
 	"github.com/modelcontext-go/modelcontext/wasm/internal/gendoc/gendoctest"
 )
 
-// agentFixture is a small run: the five agents, one stale mirror, two timed
+// agentFixture is a small run: the six agents, one stale mirror, two timed
 // rows and the floors.
 func agentFixture() *Results {
 	res := &Results{Date: "2026-01-02T03:04:05Z", Commit: "0123456789ab", Browser: "HeadlessChrome/156.0.0.0", CPUs: 2, Load: [2]float64{3.25, 4.5},
@@ -41,6 +41,10 @@ func TestMarkdown(t *testing.T) {
 		`| patch \| one subscriber | 4.00 | 3.00–5.00 | 2.00× (2.00–2.50) |` + "\n",
 		"| ok | 10 KB push with one patch subscriber ≤ 2× a plain push | 2.00× paired (quartiles 2.00–2.50) |\n",
 		"| MISS | read_changes / changed ones whole (c/b) ≤ 0.50 | bytes 0.560, tokens 0.556 |\n",
+		"| (c'') in-page, subscribeResource {patch: true} | 30 | 3000 | 1200 | 0.300 | 0.300 |\n",
+		"| (c'')/(a) | 0.300 | 0.300 | 0.113 | 0.119 |\n",
+		"| (c'')/(b) | 0.600 | 0.667 | 0.300 | 0.380 |\n",
+		"Informational, not a target row: in-page subscribeResource {patch: true} / changed ones whole (c''/b): bytes 0.600, tokens 0.667, not within the 0.50 of the c/b floor, which is read_changes'.\n",
 	} {
 		if !strings.Contains(md, want) {
 			t.Errorf("the Markdown lacks %q:\n%s", want, md)

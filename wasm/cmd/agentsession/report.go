@@ -30,7 +30,12 @@ var agents = []struct{ Key, Label string }{
 	{"tool", "(c)  read_changes (values, then patches)"},
 	{"mcp", "(c') MCP, the changes capability (_meta)"},
 	{"mcpread", "     MCP, stock: updated, then resources/read"},
+	{"patches", "(c'') in-page, subscribeResource {patch: true}"},
 }
+
+// ratioNames names a ratio's agents as the tables do: "tool/changed" is
+// "(c)/(b)".
+var ratioNames = strings.NewReplacer("tool", "(c)", "mcpread", "MCP stock", "mcp", "(c')", "patches", "(c'')", "changed", "(b)", "all", "(a)")
 
 // Count is a number of texts, their UTF-8 bytes and their tokens.
 type Count struct {
@@ -147,14 +152,15 @@ func round(v float64, digits int) float64 {
 	return math.Round(v*p) / p
 }
 
-// ratios are (c) over (a) and over (b), and the MCP follower's over both.
+// ratios are (c) over (a) and over (b), and the same of the MCP follower
+// and of the in-page patch subscriber.
 func ratios(rs []Received) []Ratio {
 	by := map[string]Received{}
 	for _, r := range rs {
 		by[r.Key] = r
 	}
 	var out []Ratio
-	for _, p := range [][2]string{{"tool", "all"}, {"tool", "changed"}, {"mcp", "all"}, {"mcp", "changed"}, {"mcpread", "all"}} {
+	for _, p := range [][2]string{{"tool", "all"}, {"tool", "changed"}, {"mcp", "all"}, {"mcp", "changed"}, {"mcpread", "all"}, {"patches", "all"}, {"patches", "changed"}} {
 		n, d := by[p[0]], by[p[1]]
 		if d.Bytes == 0 || d.Tokens == 0 {
 			continue
@@ -245,10 +251,9 @@ func printTable(w io.Writer, res *Results) {
 			fmt.Fprintf(w, "%-46s %8d %10d %9d %8.3f %8.3f\n", r.Label, r.Messages, r.Bytes, r.Tokens,
 				float64(r.Bytes)/float64(max(all.Bytes, 1)), float64(r.Tokens)/float64(max(all.Tokens, 1)))
 		}
-		names := strings.NewReplacer("tool", "(c)", "mcpread", "MCP stock", "mcp", "(c')", "changed", "(b)", "all", "(a)")
 		fmt.Fprintf(w, "\n%-46s %8s %8s   %s\n", "ratio", "bytes", "tokens", "after the start: bytes, tokens")
 		for _, r := range res.Ratios {
-			fmt.Fprintf(w, "%-46s %8.3f %8.3f %7.3f %7.3f\n", names.Replace(r.Name), r.Bytes, r.Tokens, r.FollowBytes, r.FollowTokens)
+			fmt.Fprintf(w, "%-46s %8.3f %8.3f %7.3f %7.3f\n", ratioNames.Replace(r.Name), r.Bytes, r.Tokens, r.FollowBytes, r.FollowTokens)
 		}
 		fmt.Fprintf(w, "  tokens: %s; bytes: UTF-8. Every agent starts with the list and every value\n", res.Tokenizer)
 		fmt.Fprintf(w, "  (%d bytes for (a), %d for (c)); \"after the start\" leaves that out\n", all.Start.Bytes, by["tool"].Start.Bytes)
@@ -283,5 +288,24 @@ func printTable(w io.Writer, res *Results) {
 			}
 			fmt.Fprintf(w, "  %s %s: %s\n", mark, c.Name, c.Detail)
 		}
+		if line := besideTheFloor(res); line != "" {
+			fmt.Fprintf(w, "  (informational) %s\n", line)
+		}
 	}
+}
+
+// besideTheFloor is the in-page patch subscriber's ratio to (b), set against
+// the c/b floor for the reader; the floor itself is read_changes' (c), and
+// this is no target row. "" when the run has no such ratio.
+func besideTheFloor(res *Results) string {
+	r, ok := ratioOf(res.Ratios, "patches/changed")
+	if !ok {
+		return ""
+	}
+	met := "within"
+	if r.Bytes > floorVsChanged || r.Tokens > floorVsChanged {
+		met = "not within"
+	}
+	return fmt.Sprintf("in-page subscribeResource {patch: true} / changed ones whole (c''/b): bytes %.3f, tokens %.3f, %s the %.2f of the c/b floor, which is read_changes'",
+		r.Bytes, r.Tokens, met, floorVsChanged)
 }

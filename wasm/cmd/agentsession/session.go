@@ -34,6 +34,7 @@ type summary struct {
 	Tool    map[string]int `json:"tool"`
 	MCP     map[string]int `json:"mcp"`
 	MCPRead map[string]int `json:"mcpread"`
+	Patches map[string]int `json:"patches"`
 	Errors  []string       `json:"errors"`
 }
 
@@ -161,7 +162,7 @@ func session(tab *browsertest.Tab, url, root string, o options, res *Results, lo
 	if len(sum.Errors) > 0 {
 		return nil, fmt.Errorf("the MCP clients reported errors: %s", strings.Join(sum.Errors, "; "))
 	}
-	res.Followed = map[string]any{"tool": sum.Tool, "mcp": sum.MCP, "mcpread": sum.MCPRead}
+	res.Followed = map[string]any{"tool": sum.Tool, "mcp": sum.MCP, "mcpread": sum.MCPRead, "patches": sum.Patches}
 	if len(res.Stale) == 0 {
 		res.Stale, res.StaleURIs = nil, nil
 	}
