@@ -260,8 +260,21 @@ $(SWAPS): testdata/swaps/package-lock.json
 	$(call npm_ci,testdata/swaps,--ignore-scripts)
 	@touch $@
 
-test-browser: build build-test demo-app test-deps mcpclient $(SWAPS)
-	CHROMIUM="$(BIN)/chromium" $(GO) test -count=1 -timeout 30m ./wasm/e2e/... ./wasm/internal/browsertest/... $(BROWSER_CMDS)
+# test-browser runs in two halves, which make test runs side by side: the
+# contract tests mostly wait on Chromium (well under a core), so two
+# processes, each with its browser, finish in about half the time. The
+# halves split wasm/e2e's tests by name, -run and -skip of one pattern, so
+# that every test runs in exactly one of them.
+.PHONY: test-browser test-browser-1 test-browser-2
+E2E_HALF := ^Test[A-L]
+test-browser: test-browser-1 test-browser-2
+
+test-browser-1: build build-test demo-app test-deps mcpclient $(SWAPS)
+	CHROMIUM="$(BIN)/chromium" $(GO) test -count=1 -timeout 30m -run '$(E2E_HALF)' ./wasm/e2e/
+
+test-browser-2: build build-test demo-app test-deps mcpclient $(SWAPS)
+	CHROMIUM="$(BIN)/chromium" $(GO) test -count=1 -timeout 30m -skip '$(E2E_HALF)' ./wasm/e2e/
+	CHROMIUM="$(BIN)/chromium" $(GO) test -count=1 -timeout 30m ./wasm/internal/browsertest/... $(BROWSER_CMDS)
 
 # test-goapi: the Go API for Go WebAssembly apps (wasm/modelcontext). On the
 # host with -race: its host build, its test double (modelcontexttest) against
@@ -282,30 +295,31 @@ test-goapi: build build-test test-deps
 
 # make test: first what its targets need installed or built, none of it a
 # test (test-prep, at the end of this file), three jobs at a time so that
-# npm's installs overlap Go's compiles; then four lanes side by side, each
-# its targets one after another: test-browser, the longest, which mostly
-# waits on Chromium; the checks that start no browser, then the Next.js app;
-# the Go targets that drive a browser of their own (test-relay first, the
-# longest of them); and the other Node.js builds (bundlers, frameworks), so
-# that the lanes take about as long. Every target still runs alone.
-.PHONY: test-prep test-checks test-go-lane test-node-lane
-TEST_CHECKS    := lint types check-loader test-host test-node test-patch test-next
-TEST_GO_LANE   := test-relay test-wasm test-goapi
-TEST_NODE_LANE := test-edge test-package test-frameworks test-sveltekit test-astro \
-	test-recipes test-harness
+# npm's installs overlap Go's compiles; then every test target, four at a
+# time, in the order of TEST_TARGETS: the longest first (their times on two
+# cores are in testdata/bench/PERFORMANCE.md), and make starts the next one
+# as soon as one ends, so that both cores stay busy to the end and no short
+# target waits behind a long one. Every target still runs alone, and
+# wasm/internal/docs's TestMakeTestRunsEveryTarget fails when a test target
+# is missing from the list.
+.PHONY: test-prep
+TEST_TARGETS := test-browser-1 test-browser-2 test-relay test-next test-package test-host \
+	types test-sveltekit test-angular test-frameworks test-goapi test-edge test-nuxt \
+	test-astro test-node lint test-harness check-loader test-recipes test-patch test-wasm
 
 # -Oline: each line as it is written, so that progress shows while the
-# lanes run, never two half-lines mixed.
+# targets run, never two half-lines mixed.
 test:
 	@$(MAKE) --no-print-directory -j3 -Oline test-prep
-	@$(MAKE) --no-print-directory -j4 -Oline test-browser test-checks test-go-lane test-node-lane
+	@$(MAKE) --no-print-directory -j4 -Oline $(TEST_TARGETS)
 
 # help lists the targets a developer runs; the fast lane first.
 .PHONY: help
 help:
 	@echo "make test-host     the core on the host with -race, fuzzing, the doc checks (a minute or two): the fast lane"
 	@echo "make check-loader  the loader's types and small pieces; make types: the .d.ts and every ts example"
-	@echo "make test-browser  the contract and MCP in headless Chromium against dist/ (the longest part)"
+	@echo "make test-browser  the contract and MCP in headless Chromium against dist/ (the longest part;"
+	@echo "                   test-browser-1 and test-browser-2 are its halves)"
 	@echo "make test          everything above and below, as CI runs it (.ci/run)"
 	@echo "make test-wasm test-goapi test-node test-patch test-edge test-package test-relay"
 	@echo "make test-frameworks test-next test-angular test-nuxt test-sveltekit test-astro test-recipes test-harness"
@@ -313,12 +327,6 @@ help:
 	@echo "make demo          the demo shop on http://$(ADDR)/"
 	@echo "make build size bench bench-agent pack edge fuzz devtools-screenshot"
 
-test-checks:
-	@for t in $(TEST_CHECKS); do $(MAKE) --no-print-directory $$t || exit 1; done
-test-go-lane:
-	@for t in $(TEST_GO_LANE); do $(MAKE) --no-print-directory $$t || exit 1; done
-test-node-lane:
-	@for t in $(TEST_NODE_LANE); do $(MAKE) --no-print-directory $$t || exit 1; done
 
 # test-node: the package in Node.js, as a page author's tooling meets it,
 # installed from the fresh tarball: node-import.mjs imports it, requires it
@@ -562,9 +570,10 @@ bench-devtools: build test-deps
 	CHROMIUM="$(BIN)/chromium" $(GO) test -count=1 -run '^TestDevToolsPushCost$$' -v ./wasm/relay -args -devtools-cost
 
 # bench-agent (part of make bench): what an agent receives while it follows
-# the demo shop as a scripted visitor shops (over 100 actions), three ways:
-# every resource each turn, changesSince and the changed ones whole, and
-# read_changes; and over MCP, with and without the changes capability. Then
+# the demo shop as a scripted visitor shops (over 100 actions): every
+# resource each turn, changesSince and the changed ones whole, read_changes,
+# an in-page agent that follows by {patch: true} subscriptions; and over MCP,
+# with and without the changes capability. Then
 # a 10 KB push with one {patch: true} subscriber against a plain push, and
 # changesSince over 1,000 resources (wasm/cmd/agentsession; results in
 # testdata/out/agentsession.json, and the table the docs link to in
@@ -681,7 +690,6 @@ test-harness: $(TARBALL) test-deps $(HARNESS)/node_modules/.package-lock.json
 .PHONY: test-angular test-nuxt
 ANGULAR_APP := testdata/frameworks/angular
 NUXT_APP    := testdata/frameworks/nuxt
-TEST_NODE_LANE += test-angular test-nuxt
 # on_node22 puts the app's pinned Node.js (and its CLIs) first on PATH.
 on_node22 = export PATH="$$PWD/node_modules/.bin:$$PATH"
 ng_build = { ng build $(1) > build-$(1).log 2>&1 || { cat build-$(1).log; exit 1; }; }
