@@ -86,15 +86,15 @@ function signalOf(options, s) {
   if (options === undefined || options === null) return undefined;
   const key = s.uri !== undefined ? "uri" : "uriTemplate";
   const id = s.uri !== undefined ? s.uri : s.uriTemplate;
-  if (typeof options !== "object" && typeof options !== "function") throw new TypeError(bad(key, id, "options", "must be an object, got " + typeName(options)));
+  if (typeof options !== "object" && typeof options !== "function") throw new TypeError(bad(key, id, "options", MSG_OBJECT + typeName(options)));
   let signal;
   try {
     signal = options.signal;
   } catch (e) {
-    throw new TypeError(bad(key, id, "options.signal", "threw when read: " + describe(e)));
+    throw new TypeError(bad(key, id, "options.signal", MSG_SIGNAL_THREW + describe(e)));
   }
   if (signal === undefined || signal instanceof AbortSignal) return signal;
-  throw new TypeError(bad(key, id, "options.signal", "must be an AbortSignal, got " + typeName(signal)));
+  throw new TypeError(bad(key, id, "options.signal", MSG_ABORT_SIGNAL + typeName(signal)));
 }
 
 /** @param {string} msg */
@@ -119,7 +119,7 @@ export function getResourceTemplates() {
  * @param {any} uri
  */
 function checkURI(method, uri) {
-  if (typeof uri !== "string") throw new TypeError(`modelcontext: ${method}: "uri" must be a string, got ${typeName(uri)}`);
+  if (typeof uri !== "string") throw new TypeError(`modelcontext: ${method}: "uri" ${MSG_STRING}${typeName(uri)}`);
 }
 
 /** @param {any} uri */
@@ -144,7 +144,7 @@ export function readResource(uri) {
 export function subscribeResource(uri, handler, options) {
   if (!bootStarted) wake("subscribeResource was called");
   checkURI("subscribeResource", uri);
-  if (typeof handler !== "function") throw new TypeError(`modelcontext: subscribeResource: "handler" must be a function, got ${typeName(handler)}`);
+  if (typeof handler !== "function") throw new TypeError(`modelcontext: subscribeResource: "handler" ${MSG_FUNCTION}${typeName(handler)}`);
   const patch = patchOption(options);
   if (state === FAILED) throw failure;
   const r = resources.get(uri);
@@ -167,7 +167,7 @@ export function subscribeResource(uri, handler, options) {
 function patchOption(options) {
   if (options === undefined || options === null) return false;
   const P = "modelcontext: subscribeResource: ";
-  if (typeof options !== "object") throw new TypeError(`${P}"options" must be an object, got ${typeName(options)}`);
+  if (typeof options !== "object") throw new TypeError(`${P}"options" ${MSG_OBJECT}${typeName(options)}`);
   const p = options.patch;
   if (p !== undefined && typeof p !== "boolean") throw new TypeError(`${P}"options.patch" must be a boolean, got ${typeName(p)}`);
   return p === true;

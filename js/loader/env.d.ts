@@ -1,7 +1,9 @@
 // What the loader's modules use that jsbuild provides around them (see
 // wasm/cmd/jsbuild): for type-checking the loader with tsc. The constants
 // from Go come from the file `jsbuild -constants` writes; esbuild injects
-// them, loadRuntime and goClass where a module names them.
+// them, loadRuntime and goClass where a module names them (the MSG_
+// phrases of registerResource's messages, registry.Messages, it writes in
+// as strings).
 
 /** The .wasm beside the ES module; "" in the classic script. */
 declare const moduleWasmURL: string;

@@ -21,7 +21,7 @@ const PAGE_URI = "page://location";
  */
 export function registerPageResource(options) {
   if (options !== undefined && (options === null || typeof options !== "object")) {
-    throw new TypeError(`modelcontext: registerPageResource: the options must be an object, got ${typeName(options)}`);
+    throw new TypeError(`modelcontext: registerPageResource: the options ${MSG_OBJECT}${typeName(options)}`);
   }
   const o = options || {};
   return registerResource({

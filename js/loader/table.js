@@ -77,8 +77,6 @@ export const resources = new Map();
 /** @type {Map<string, Registration>} the current templates by uriTemplate, in list order */
 export const templates = new Map();
 
-export const P = "modelcontext: registerResource: ";
-
 /**
  * snapshot reads every field of a descriptor exactly once, in a fixed order,
  * into what becomes its registration (newRegistration completes it). Every
@@ -121,7 +119,7 @@ export function snapshot(desc) {
       try {
         s.audience = Array.prototype.slice.call(s.audience);
       } catch (e) {
-        throw new TypeError(`${P}reading "annotations.audience" threw: ${describe(e)}`);
+        throw threw("annotations.audience", e);
       }
     }
   }
@@ -138,7 +136,7 @@ export function readIcons(icons) {
   try {
     items = Array.prototype.slice.call(icons);
   } catch (e) {
-    throw new TypeError(`${P}reading "icons" threw: ${describe(e)}`);
+    throw threw("icons", e);
   }
   return items.map((icon, i) => {
     if (kindOf(icon) !== K_OBJECT) return icon;
@@ -148,7 +146,7 @@ export function readIcons(icons) {
       try {
         sizes = Array.prototype.slice.call(sizes);
       } catch (e) {
-        throw new TypeError(`${P}reading "${at}sizes" threw: ${describe(e)}`);
+        throw threw(at + "sizes", e);
       }
     }
     return { src: read(icon, "src", at + "src"), mimeType: read(icon, "mimeType", at + "mimeType"), sizes, theme: read(icon, "theme", at + "theme") };
@@ -166,7 +164,7 @@ function readComplete(complete) {
   try {
     names = Object.keys(complete);
   } catch (e) {
-    throw new TypeError(`${P}reading "complete" threw: ${describe(e)}`);
+    throw threw("complete", e);
   }
   return names.map((name) => [name, read(complete, name, "complete." + name)]);
 }
@@ -180,8 +178,17 @@ export function read(o, key, label) {
   try {
     return o[key];
   } catch (e) {
-    throw new TypeError(`${P}reading "${label}" threw: ${describe(e)}`);
+    throw threw(label, e);
   }
+}
+
+/**
+ * threw is the TypeError of a field whose read threw e.
+ * @param {string} label
+ * @param {any} e
+ */
+function threw(label, e) {
+  return new TypeError(`${MSG_PREFIX}${MSG_READING}"${label}"${MSG_THREW}${describe(e)}`);
 }
 
 const SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:./s;
@@ -208,53 +215,53 @@ export function checkResource(desc) {
  * @param {Registration} s
  */
 export function validate(s) {
-  if (s.kind !== K_OBJECT) return P + "the descriptor must be an object, got " + KIND_NAMES[s.kind];
+  if (s.kind !== K_OBJECT) return MSG_PREFIX + MSG_DESCRIPTOR + KIND_NAMES[s.kind];
   let key = "uri", id = s.uri;
   if (s.uriTemplate !== undefined && s.uri === undefined) {
     key = "uriTemplate";
     id = s.uriTemplate;
   }
-  if (id === undefined) return P + '"uri" is required (a string like "state://cart")';
-  if (typeof id !== "string") return P + `"${key}" must be a string, got ${typeName(id)}`;
-  if (id === "") return P + `"${key}" must not be empty`;
-  if (!SCHEME.test(id)) return P + `"${key}" "${id}" has no scheme; write it like "state://cart"`;
-  if (key === "uri" && s.uriTemplate !== undefined) return bad(key, id, "uriTemplate", 'must not be given together with "uri"');
+  if (id === undefined) return MSG_PREFIX + MSG_URI_REQUIRED;
+  if (typeof id !== "string") return `${MSG_PREFIX}"${key}" ${MSG_STRING}${typeName(id)}`;
+  if (id === "") return `${MSG_PREFIX}"${key}" ${MSG_EMPTY}`;
+  if (!SCHEME.test(id)) return `${MSG_PREFIX}"${key}" "${id}" ${MSG_NO_SCHEME}`;
+  if (key === "uri" && s.uriTemplate !== undefined) return bad(key, id, "uriTemplate", MSG_WITH_URI);
   if (key === "uriTemplate") {
     const parts = splitTemplate(id);
-    if (typeof parts === "string") return P + `"uriTemplate" "${id}" ${parts}`;
-    if (s.subscribe !== undefined) return bad(key, id, "subscribe", "is not supported with a uriTemplate: templates are read on demand; register a concrete uri to push it");
+    if (typeof parts === "string") return `${MSG_PREFIX}"uriTemplate" "${id}" ${parts}`;
+    if (s.subscribe !== undefined) return bad(key, id, "subscribe", MSG_TEMPLATE_SUBSCRIBE);
     const wrong = badComplete(s.complete, s.completers, parts);
     if (wrong) return bad(key, id, wrong[0], wrong[1]);
   } else if (s.complete !== undefined) {
-    return bad(key, id, "complete", "is for templates only: completion offers values of a uriTemplate's {variables}");
+    return bad(key, id, "complete", MSG_COMPLETE_NOT_TEMPLATE);
   }
   const wrongIcon = badIcons(s.icons);
   if (wrongIcon) return bad(key, id, wrongIcon[0], wrongIcon[1]);
-  if (s.name === undefined) return bad(key, id, "name", "is required");
-  if (typeof s.name !== "string") return bad(key, id, "name", "must be a string, got " + typeName(s.name));
-  if (s.name === "") return bad(key, id, "name", "must not be empty");
-  if (s.get === undefined) return bad(key, id, "get", "is required, a function that returns the current value");
-  if (typeof s.get !== "function") return bad(key, id, "get", "must be a function, got " + typeName(s.get));
-  if (s.subscribe !== undefined && typeof s.subscribe !== "function") return bad(key, id, "subscribe", "must be a function, got " + typeName(s.subscribe));
-  if (s.title !== undefined && typeof s.title !== "string") return bad(key, id, "title", "must be a string, got " + typeName(s.title));
-  if (s.description !== undefined && typeof s.description !== "string") return bad(key, id, "description", "must be a string, got " + typeName(s.description));
-  if (s.mimeType !== undefined && typeof s.mimeType !== "string") return bad(key, id, "mimeType", "must be a string, got " + typeName(s.mimeType));
+  if (s.name === undefined) return bad(key, id, "name", MSG_REQUIRED);
+  if (typeof s.name !== "string") return bad(key, id, "name", MSG_STRING + typeName(s.name));
+  if (s.name === "") return bad(key, id, "name", MSG_EMPTY);
+  if (s.get === undefined) return bad(key, id, "get", MSG_GET_REQUIRED);
+  if (typeof s.get !== "function") return bad(key, id, "get", MSG_FUNCTION + typeName(s.get));
+  if (s.subscribe !== undefined && typeof s.subscribe !== "function") return bad(key, id, "subscribe", MSG_FUNCTION + typeName(s.subscribe));
+  if (s.title !== undefined && typeof s.title !== "string") return bad(key, id, "title", MSG_STRING + typeName(s.title));
+  if (s.description !== undefined && typeof s.description !== "string") return bad(key, id, "description", MSG_STRING + typeName(s.description));
+  if (s.mimeType !== undefined && typeof s.mimeType !== "string") return bad(key, id, "mimeType", MSG_STRING + typeName(s.mimeType));
   if (s.settle !== undefined && !(typeof s.settle === "number" && s.settle >= 0 && s.settle < Infinity)) {
-    return bad(key, id, "settle", "must be a number of milliseconds, 0 or more, got " + (typeof s.settle === "number" ? String(s.settle) : typeName(s.settle)));
+    return bad(key, id, "settle", MSG_SETTLE + (typeof s.settle === "number" ? String(s.settle) : typeName(s.settle)));
   }
   if (s.annotations === undefined) return "";
-  if (kindOf(s.annotations) !== K_OBJECT) return bad(key, id, "annotations", "must be an object, got " + typeName(s.annotations));
+  if (kindOf(s.annotations) !== K_OBJECT) return bad(key, id, "annotations", MSG_OBJECT + typeName(s.annotations));
   if (s.audience !== undefined) {
-    if (kindOf(s.audience) !== K_ARRAY) return bad(key, id, "annotations.audience", "must be an array, got " + typeName(s.audience));
+    if (kindOf(s.audience) !== K_ARRAY) return bad(key, id, "annotations.audience", MSG_ARRAY + typeName(s.audience));
     for (let i = 0; i < s.audience.length; i++) {
-      if (s.audience[i] !== "user" && s.audience[i] !== "assistant") return bad(key, id, `annotations.audience[${i}]`, 'must be "user" or "assistant"');
+      if (s.audience[i] !== "user" && s.audience[i] !== "assistant") return bad(key, id, `annotations.audience[${i}]`, MSG_AUDIENCE);
     }
   }
   if (s.priority !== undefined && !(typeof s.priority === "number" && s.priority >= 0 && s.priority <= 1)) {
-    return bad(key, id, "annotations.priority", "must be a number from 0 to 1");
+    return bad(key, id, "annotations.priority", MSG_PRIORITY);
   }
   if (s.lastModified !== undefined && !(typeof s.lastModified === "string" && isISODate(s.lastModified))) {
-    return bad(key, id, "annotations.lastModified", "must be an ISO 8601 date string");
+    return bad(key, id, "annotations.lastModified", MSG_LAST_MODIFIED);
   }
   return "";
 }
@@ -269,11 +276,11 @@ export function validate(s) {
  */
 function badComplete(complete, completers, parts) {
   if (complete === undefined) return null;
-  if (completers === undefined) return ["complete", "must be an object of completers, {variable: (value, context) => string[]}, got " + typeName(complete)];
+  if (completers === undefined) return ["complete", MSG_COMPLETERS + typeName(complete)];
   const vars = parts.filter((_, i) => i % 2 === 1);
   for (const [name, f] of completers) {
-    if (!vars.includes(name)) return ["complete." + name, `names no variable of the template (its variables: ${vars.join(", ") || "none"})`];
-    if (typeof f !== "function") return ["complete." + name, "must be a function (value, context) => string[], got " + typeName(f)];
+    if (!vars.includes(name)) return ["complete." + name, `${MSG_NO_VARIABLE}${vars.join(", ") || "none"})`];
+    if (typeof f !== "function") return ["complete." + name, MSG_COMPLETER + typeName(f)];
   }
   return null;
 }
@@ -291,20 +298,20 @@ export const URL_SCHEME = /^[\x00-\x20]*[A-Za-z][A-Za-z0-9+.-]*:/;
  */
 export function badIcons(icons) {
   if (icons === undefined) return null;
-  if (kindOf(icons) !== K_ARRAY) return ["icons", "must be an array of {src, mimeType?, sizes?, theme?}, got " + typeName(icons)];
+  if (kindOf(icons) !== K_ARRAY) return ["icons", MSG_ICONS + typeName(icons)];
   for (let i = 0; i < icons.length; i++) {
     const icon = icons[i], at = `icons[${i}]`;
-    if (kindOf(icon) !== K_OBJECT) return [at, "must be an object {src, mimeType?, sizes?, theme?}, got " + typeName(icon)];
-    if (typeof icon.src !== "string") return [at + ".src", "must be a string, got " + typeName(icon.src)];
-    if (icon.src === "") return [at + ".src", "must not be empty"];
+    if (kindOf(icon) !== K_OBJECT) return [at, MSG_ICON + typeName(icon)];
+    if (typeof icon.src !== "string") return [at + ".src", MSG_STRING + typeName(icon.src)];
+    if (icon.src === "") return [at + ".src", MSG_EMPTY];
     const scheme = URL_SCHEME.exec(icon.src);
     const ok = scheme ? /^[\x00-\x20]*(https|data):$/i.test(scheme[0]) : iconURL(icon.src) !== null;
-    if (!ok) return [at + ".src", `must be an https: or data: URL, or a path, got "${icon.src}"`];
-    if (icon.mimeType !== undefined && typeof icon.mimeType !== "string") return [at + ".mimeType", "must be a string, got " + typeName(icon.mimeType)];
+    if (!ok) return [at + ".src", `${MSG_ICON_SRC}"${icon.src}"`];
+    if (icon.mimeType !== undefined && typeof icon.mimeType !== "string") return [at + ".mimeType", MSG_STRING + typeName(icon.mimeType)];
     if (icon.sizes !== undefined && !(kindOf(icon.sizes) === K_ARRAY && icon.sizes.every((/** @type {any} */ x) => typeof x === "string"))) {
-      return [at + ".sizes", 'must be an array of strings like "48x48" or "any"'];
+      return [at + ".sizes", MSG_ICON_SIZES];
     }
-    if (icon.theme !== undefined && icon.theme !== "light" && icon.theme !== "dark") return [at + ".theme", 'must be "light" or "dark"'];
+    if (icon.theme !== undefined && icon.theme !== "light" && icon.theme !== "dark") return [at + ".theme", MSG_ICON_THEME];
   }
   return null;
 }
@@ -333,7 +340,7 @@ function iconURL(src) {
  * @param {string} what
  */
 export function bad(key, id, field, what) {
-  return P + `"${field}" ${what} (${key} "${id}")`;
+  return `${MSG_PREFIX}"${field}" ${what} (${key} "${id}")`;
 }
 
 /**
@@ -348,15 +355,15 @@ export function splitTemplate(t) {
   for (;;) {
     const open = rest.indexOf("{"), close = rest.indexOf("}");
     if (open < 0) {
-      if (close >= 0) return 'has a "}" without "{"';
+      if (close >= 0) return MSG_CLOSE_WITHOUT_OPEN;
       parts.push(rest);
       return parts;
     }
-    if (close >= 0 && close < open) return 'has a "}" without "{"';
-    if (close < 0) return 'has a "{" without "}"';
+    if (close >= 0 && close < open) return MSG_CLOSE_WITHOUT_OPEN;
+    if (close < 0) return MSG_OPEN_WITHOUT_CLOSE;
     const name = rest.slice(open + 1, close);
-    if (!/^[A-Za-z0-9_.%]+$/.test(name)) return `has the expression {${name}}; only simple {name} expressions (RFC 6570 level 1) are supported`;
-    if (open === 0 && parts.length > 0) return "has two expressions next to each other; separate them with a literal";
+    if (!/^[A-Za-z0-9_.%]+$/.test(name)) return `${MSG_EXPRESSION}${name}${MSG_LEVEL1}`;
+    if (open === 0 && parts.length > 0) return MSG_ADJACENT;
     parts.push(rest.slice(0, open), name);
     rest = rest.slice(close + 1);
   }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"go/parser"
 	"go/token"
@@ -11,6 +12,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/evanw/esbuild/pkg/api"
+	"github.com/modelcontext-go/modelcontext/wasm/registry"
 )
 
 // The boundary between the loader and the bridge is checked here, on the
@@ -291,6 +295,40 @@ func TestTheLoaderSpellsNoTransportWord(t *testing.T) {
 	for _, name := range append(jsFiles(t, loaderDir), jsFiles(t, runtimeDir)...) {
 		for _, m := range word.FindAllStringSubmatch(loaderSource(t, name), -1) {
 			t.Errorf("%s spells %q; take it from the constants jsbuild writes (constants.go)", name, m[1])
+		}
+	}
+}
+
+// TestTheLoaderSpellsNoMessage: the phrases of registerResource's TypeErrors
+// reach the loader as constants from Go only (registry.Messages, which the
+// Go test double modelcontexttest spells its messages with too), so that the
+// two cannot drift apart: no string of a loader file, its comments aside,
+// holds a phrase of two words or more (a single word, as MSG_READING's
+// "reading ", is a word of other messages too), and each is named by a
+// loader file. The built script holds every phrase, and no name of one
+// (esbuild writes them in: inlined).
+func TestTheLoaderSpellsNoMessage(t *testing.T) {
+	var all strings.Builder
+	for _, name := range append(jsFiles(t, loaderDir), jsFiles(t, runtimeDir)...) {
+		src := loaderSource(t, name)
+		all.WriteString(src)
+		r := api.Transform(src, api.TransformOptions{MinifyWhitespace: true, Format: api.FormatESModule, LogLevel: api.LogLevelSilent})
+		if len(r.Errors) > 0 {
+			t.Fatalf("%s: %s", name, r.Errors[0].Text)
+		}
+		for _, m := range registry.Messages() {
+			if strings.Contains(strings.TrimSpace(m.Text), " ") && strings.Contains(string(r.Code), m.Text) {
+				t.Errorf("%s spells %q; write %s, which jsbuild hands it from Go (registry.Messages)", name, m.Text, m.Name)
+			}
+		}
+	}
+	built := build(t, "dist")["modelcontext.js"]
+	for _, m := range registry.Messages() {
+		if !regexp.MustCompile(`\b` + m.Name + `\b`).MatchString(all.String()) {
+			t.Errorf("no loader file names %s: a phrase of registry.Messages that no message uses?", m.Name)
+		}
+		if !bytes.Contains(built, []byte(m.Text)) || bytes.Contains(built, []byte(m.Name)) {
+			t.Errorf("the built modelcontext.js does not hold %q in place of %s", m.Text, m.Name)
 		}
 	}
 }

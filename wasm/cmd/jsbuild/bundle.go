@@ -119,6 +119,7 @@ func (b bundleSpec) run() (string, metafile, error) {
 		Charset:       api.CharsetUTF8,
 		LegalComments: api.LegalCommentsNone,
 		Inject:        b.inject,
+		Define:        inlined(),
 		// js/package.json lists the built files as the package's side
 		// effects, which the loader's modules are made of.
 		IgnoreAnnotations: true,

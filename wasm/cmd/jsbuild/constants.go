@@ -15,13 +15,18 @@ type constant struct {
 	name  string
 	value any // a number, a string, or a JSON-encodable table
 	doc   string
+	// inline: esbuild writes the value where the loader names the
+	// constant (its define), rather than declaring it once: a message's
+	// phrase, which the minifier joins with the strings beside it, so
+	// that the message costs the classic script no name.
+	inline bool
 }
 
 // constants returns every constant the loader receives from Go, in the
 // order the loader declares them.
 func constants() []constant {
 	var c []constant
-	add := func(name string, v any, doc string) { c = append(c, constant{name, v, doc}) }
+	add := func(name string, v any, doc string) { c = append(c, constant{name: name, value: v, doc: doc}) }
 	for k, name := range registry.Kinds() {
 		add("K_"+strings.ToUpper(name), k, "")
 	}
@@ -29,6 +34,9 @@ func constants() []constant {
 	add("REGISTRATION_FIELDS", registry.RegistrationFields, "the fields of a registration mc_register reads, in order (registry.RegistrationFields)")
 	add("FRAME_ID_BASE", abi.FrameIDBase, "the first registration ID of a connected frame's resources, listed after the page's own (abi.FrameIDBase)")
 	add("DEFAULT_MIME_TYPE", registry.DefaultMIMEType, "the mimeType of a registration that gives none (registry.DefaultMIMEType)")
+	for _, m := range registry.Messages() {
+		c = append(c, constant{name: m.Name, value: m.Text, inline: true}) // registerResource's wording (registry.Messages)
+	}
 	add("MESSAGE_FIELDS", mcp.MessageFields(), "where the fields of an MCP message are, in order (mcp.MessageFields)")
 	add("OPTION_FIELDS", mcp.OptionFields, "where serveMCP's options are, in order (mcp.OptionFields)")
 	add("DEFAULT_CHANNEL", mcp.DefaultChannel, "the MCP server's channel when its options name none (mcp.DefaultChannel)")
@@ -71,10 +79,7 @@ func constantsOf(keep func(name string) bool) string {
 		if !keep(c.name) {
 			continue
 		}
-		v, err := json.Marshal(c.value)
-		if err != nil {
-			panic("jsbuild: " + c.name + ": " + err.Error())
-		}
+		v := jsonOf(c)
 		if c.doc != "" {
 			fmt.Fprintf(&b, "// %s\n", c.doc)
 		}
@@ -83,14 +88,39 @@ func constantsOf(keep func(name string) bool) string {
 	return b.String()
 }
 
-// constantsModule renders the constants as the exports of the module that
-// esbuild injects where the loader names them.
+// constantsModule renders the constants but the inline ones as the
+// exports of the module that esbuild injects where the loader names them.
 func constantsModule() string {
+	inline := inlined()
 	var b strings.Builder
-	for line := range strings.SplitSeq(constantsJS(), "\n") {
+	for line := range strings.SplitSeq(constantsOf(func(name string) bool { return inline[name] == "" }), "\n") {
 		if strings.HasPrefix(line, "const ") {
 			b.WriteString("export " + line + "\n")
 		}
 	}
 	return b.String()
+}
+
+// inlined returns the inline constants' values as JSON by name: what
+// esbuild defines.
+func inlined() map[string]string {
+	out := map[string]string{}
+	for _, c := range constants() {
+		if c.inline {
+			out[c.name] = jsonOf(c)
+		}
+	}
+	return out
+}
+
+// jsonOf is c's value as JSON, which JavaScript reads as a literal; "=>"
+// stays as written, unescaped.
+func jsonOf(c constant) string {
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(c.value); err != nil {
+		panic("jsbuild: " + c.name + ": " + err.Error())
+	}
+	return strings.TrimSuffix(b.String(), "\n")
 }

@@ -86,11 +86,15 @@ func (r recorder) Register(x page.Registration) (func(), error) {
 }
 
 // loaderConstants are the constants of Go's that values.js and table.js
-// read, as wasm/cmd/jsbuild writes them into the loader.
+// read (the messages' phrases among them), as wasm/cmd/jsbuild writes them
+// into the loader.
 func loaderConstants() map[string]any {
 	c := map[string]any{"KIND_NAMES": registry.Kinds(), "DEFAULT_MIME_TYPE": registry.DefaultMIMEType, "FRAME_ID_BASE": abi.FrameIDBase}
 	for k, name := range registry.Kinds() {
 		c["K_"+strings.ToUpper(name)] = k
+	}
+	for _, m := range registry.Messages() {
+		c[m.Name] = m.Text
 	}
 	return c
 }

@@ -31,15 +31,14 @@ type descriptor struct {
 	Settle *float64            `json:"settle"`
 }
 
-const prefix = "modelcontext: registerResource: "
-
 // scheme is the loader's test of a uri: a scheme, ":" and one more
 // character.
 var scheme = regexp.MustCompile(`(?s)^[A-Za-z][A-Za-z0-9+.-]*:.`)
 
 // validate returns what is wrong with d, or "": js/loader/table.js's
-// validate, in its order and with its messages, for the checks a
-// descriptor from Go can fail (its types are right). TestLoaderMessages
+// validate, in its order and with its messages (their phrases are
+// registry's Msg constants, which the loader receives too), for the checks
+// a descriptor from Go can fail (its types are right). TestLoaderMessages
 // runs table.js's own on the same descriptors and compares.
 func (d *descriptor) validate(hasGet bool) string {
 	key, id := "uri", d.URI
@@ -47,20 +46,20 @@ func (d *descriptor) validate(hasGet bool) string {
 		key, id = "uriTemplate", d.URITemplate
 	}
 	if id == nil {
-		return prefix + `"uri" is required (a string like "state://cart")`
+		return registry.MsgPrefix + registry.MsgURIRequired
 	}
 	bad := func(field, what string) string {
-		return prefix + registry.Quote(field) + " " + what + " (" + key + " " + registry.Quote(*id) + ")"
+		return registry.MsgPrefix + registry.Quote(field) + " " + what + " (" + key + " " + registry.Quote(*id) + ")"
 	}
 	switch {
 	case *id == "":
-		return prefix + registry.Quote(key) + " must not be empty"
+		return registry.MsgPrefix + registry.Quote(key) + " " + registry.MsgEmpty
 	case !scheme.MatchString(*id):
-		return prefix + registry.Quote(key) + " " + registry.Quote(*id) + ` has no scheme; write it like "state://cart"`
+		return registry.MsgPrefix + registry.Quote(key) + " " + registry.Quote(*id) + " " + registry.MsgNoScheme
 	}
 	if key == "uriTemplate" {
 		if _, problem := splitTemplate(*id); problem != "" {
-			return prefix + `"uriTemplate" ` + registry.Quote(*id) + " " + problem
+			return registry.MsgPrefix + `"uriTemplate" ` + registry.Quote(*id) + " " + problem
 		}
 	}
 	for n, icon := range d.Icons {
@@ -70,25 +69,25 @@ func (d *descriptor) validate(hasGet bool) string {
 	}
 	switch {
 	case d.Name == nil:
-		return bad("name", "is required")
+		return bad("name", registry.MsgRequired)
 	case *d.Name == "":
-		return bad("name", "must not be empty")
+		return bad("name", registry.MsgEmpty)
 	case !hasGet:
-		return bad("get", "is required, a function that returns the current value")
+		return bad("get", registry.MsgGetRequired)
 	case d.Settle != nil && !(*d.Settle >= 0 && !math.IsInf(*d.Settle, 1)):
-		return bad("settle", "must be a number of milliseconds, 0 or more, got "+strconv.FormatFloat(*d.Settle, 'f', -1, 64))
+		return bad("settle", registry.MsgSettle+strconv.FormatFloat(*d.Settle, 'f', -1, 64))
 	}
 	if a := d.Annotations; a != nil {
 		for n, who := range a.Audience {
 			if who != "user" && who != "assistant" {
-				return bad("annotations.audience["+strconv.Itoa(n)+"]", `must be "user" or "assistant"`)
+				return bad("annotations.audience["+strconv.Itoa(n)+"]", registry.MsgAudience)
 			}
 		}
 		if a.Priority != nil && !(*a.Priority >= 0 && *a.Priority <= 1) {
-			return bad("annotations.priority", "must be a number from 0 to 1")
+			return bad("annotations.priority", registry.MsgPriority)
 		}
 		if a.LastModified != nil && !isISODate(*a.LastModified) {
-			return bad("annotations.lastModified", "must be an ISO 8601 date string")
+			return bad("annotations.lastModified", registry.MsgLastModified)
 		}
 	}
 	return ""
@@ -145,11 +144,11 @@ var urlScheme = regexp.MustCompile(`^[\x00-\x20]*([A-Za-z][A-Za-z0-9+.-]*):`)
 func badIcon(icon modelcontext.Icon) (field, what string) {
 	switch m := urlScheme.FindStringSubmatch(icon.Src); {
 	case icon.Src == "":
-		return "src", "must not be empty"
+		return "src", registry.MsgEmpty
 	case m != nil && !strings.EqualFold(m[1], "https") && !strings.EqualFold(m[1], "data"):
-		return "src", "must be an https: or data: URL, or a path, got " + registry.Quote(icon.Src)
+		return "src", registry.MsgIconSrc + registry.Quote(icon.Src)
 	case icon.Theme != "" && icon.Theme != "light" && icon.Theme != "dark":
-		return "theme", `must be "light" or "dark"`
+		return "theme", registry.MsgIconTheme
 	}
 	return "", ""
 }
@@ -193,22 +192,22 @@ func splitTemplate(t string) (parts []string, problem string) {
 		open, close := strings.IndexByte(rest, '{'), strings.IndexByte(rest, '}')
 		if open < 0 {
 			if close >= 0 {
-				return nil, `has a "}" without "{"`
+				return nil, registry.MsgCloseWithoutOpen
 			}
 			return append(parts, rest), ""
 		}
 		if close >= 0 && close < open {
-			return nil, `has a "}" without "{"`
+			return nil, registry.MsgCloseWithoutOpen
 		}
 		if close < 0 {
-			return nil, `has a "{" without "}"`
+			return nil, registry.MsgOpenWithoutClose
 		}
 		name := rest[open+1 : close]
 		if !templateName.MatchString(name) {
-			return nil, "has the expression {" + name + "}; only simple {name} expressions (RFC 6570 level 1) are supported"
+			return nil, registry.MsgExpression + name + registry.MsgLevel1
 		}
 		if open == 0 && len(parts) > 0 {
-			return nil, "has two expressions next to each other; separate them with a literal"
+			return nil, registry.MsgAdjacent
 		}
 		parts = append(parts, rest[:open], name)
 		rest = rest[close+1:]
