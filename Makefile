@@ -260,20 +260,22 @@ $(SWAPS): testdata/swaps/package-lock.json
 	$(call npm_ci,testdata/swaps,--ignore-scripts)
 	@touch $@
 
-# test-browser runs in two halves, which make test runs side by side: the
-# contract tests mostly wait on Chromium (well under a core), so two
-# processes, each with its browser, finish in about half the time. The
-# halves split wasm/e2e's tests by name, -run and -skip of one pattern, so
-# that every test runs in exactly one of them.
-.PHONY: test-browser test-browser-1 test-browser-2
-E2E_HALF := ^Test[A-L]
-test-browser: test-browser-1 test-browser-2
+# test-browser runs in three parts, which make test runs side by side: the
+# contract tests mostly wait on Chromium (well under a core), so processes
+# each with its browser finish sooner together. The first two split
+# wasm/e2e's tests by name, -run and -skip of one pattern, so that every
+# test runs in exactly one of them; the third runs the commands' tests.
+.PHONY: test-browser test-browser-1 test-browser-2 test-browser-3
+E2E_HALF := ^Test[A-M]
+test-browser: test-browser-1 test-browser-2 test-browser-3
 
 test-browser-1: build build-test demo-app test-deps mcpclient $(SWAPS)
 	CHROMIUM="$(BIN)/chromium" $(GO) test -count=1 -timeout 30m -run '$(E2E_HALF)' ./wasm/e2e/
 
 test-browser-2: build build-test demo-app test-deps mcpclient $(SWAPS)
 	CHROMIUM="$(BIN)/chromium" $(GO) test -count=1 -timeout 30m -skip '$(E2E_HALF)' ./wasm/e2e/
+
+test-browser-3: build build-test demo-app test-deps mcpclient
 	CHROMIUM="$(BIN)/chromium" $(GO) test -count=1 -timeout 30m ./wasm/internal/browsertest/... $(BROWSER_CMDS)
 
 # test-goapi: the Go API for Go WebAssembly apps (wasm/modelcontext). On the
@@ -303,9 +305,9 @@ test-goapi: build build-test test-deps
 # wasm/internal/docs's TestMakeTestRunsEveryTarget fails when a test target
 # is missing from the list.
 .PHONY: test-prep
-TEST_TARGETS := test-browser-1 test-browser-2 test-relay test-next test-package test-host \
-	types test-sveltekit test-angular test-frameworks test-goapi test-edge test-nuxt \
-	test-astro test-node lint test-harness check-loader test-recipes test-patch test-wasm
+TEST_TARGETS := test-relay test-browser-2 test-browser-1 test-next test-host test-package \
+	test-browser-3 test-angular test-sveltekit test-frameworks types test-goapi test-nuxt \
+	test-astro test-node test-edge lint test-harness check-loader test-recipes test-patch test-wasm
 
 # -Oline: each line as it is written, so that progress shows while the
 # targets run, never two half-lines mixed.
@@ -319,7 +321,7 @@ help:
 	@echo "make test-host     the core on the host with -race, fuzzing, the doc checks (a minute or two): the fast lane"
 	@echo "make check-loader  the loader's types and small pieces; make types: the .d.ts and every ts example"
 	@echo "make test-browser  the contract and MCP in headless Chromium against dist/ (the longest part;"
-	@echo "                   test-browser-1 and test-browser-2 are its halves)"
+	@echo "                   test-browser-1, -2 and -3 are its parts)"
 	@echo "make test          everything above and below, as CI runs it (.ci/run)"
 	@echo "make test-wasm test-goapi test-node test-patch test-edge test-package test-relay"
 	@echo "make test-frameworks test-next test-angular test-nuxt test-sveltekit test-astro test-recipes test-harness"
