@@ -259,7 +259,7 @@ func run(args []string, stdout io.Writer) error {
 		return err
 	}
 	if o.md != "" {
-		if err := markdown(res).WriteFile(o.md); err != nil {
+		if err := markdown(&res).WriteFile(o.md); err != nil {
 			return err
 		}
 		logf("wrote %s", o.md)

@@ -8,7 +8,7 @@ import (
 
 // markdown renders a run's results as testdata/bench/PAGECOST.md, the table
 // the docs link to for what the module costs a page.
-func markdown(res Results) *gendoc.Doc {
+func markdown(res *Results) *gendoc.Doc {
 	d := gendoc.New("bench-page", "wasm/cmd/pagecost", "from the results of one run (testdata/out/pagecost.json)")
 	d.Heading(1, "Page cost: Lighthouse and the first answer")
 	commit, browser := res.Commit, res.Browser
@@ -98,6 +98,4 @@ func markdown(res Results) *gendoc.Doc {
 }
 
 // renderFrom reads a run's JSON and writes its Markdown to md.
-func renderFrom(from, md string) error {
-	return gendoc.RenderFrom(from, md, func(res *Results) *gendoc.Doc { return markdown(*res) })
-}
+func renderFrom(from, md string) error { return gendoc.RenderFrom(from, md, markdown) }

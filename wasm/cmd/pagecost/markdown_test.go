@@ -26,7 +26,8 @@ func pagecostFixture() Results {
 }
 
 func TestMarkdown(t *testing.T) {
-	md := markdown(pagecostFixture()).String()
+	fixture := pagecostFixture()
+	md := markdown(&fixture).String()
 	for _, want := range []string{
 		"<!-- Written by make bench-page (wasm/cmd/pagecost) from the results of one run (testdata/out/pagecost.json); do not edit. -->\n",
 		"Run of 2026-01-02T03:04:05Z, commit 0123456789ab: Chromium 156.0.1.2, 2 CPUs, load average 3.10 at the start and 4.20 at the end.",
@@ -49,7 +50,7 @@ func TestMarkdown(t *testing.T) {
 	// A run of one section has only that section's heading.
 	res := pagecostFixture()
 	res.Lighthouse, res.DOM, res.Targets = nil, nil, nil
-	md = markdown(res).String()
+	md = markdown(&res).String()
 	if strings.Contains(md, "## Lighthouse") || strings.Contains(md, "## Busy DOM") || !strings.Contains(md, "## First answer") {
 		t.Errorf("the first answer alone:\n%s", md)
 	}
@@ -58,7 +59,7 @@ func TestMarkdown(t *testing.T) {
 // -md-from renders a run's JSON as the run itself would have.
 func TestRenderFrom(t *testing.T) {
 	res := pagecostFixture()
-	gendoctest.RenderFrom(t, &res, renderFrom, func(r *Results) string { return markdown(*r).String() })
+	gendoctest.RenderFrom(t, &res, renderFrom, func(r *Results) string { return markdown(r).String() })
 }
 
 // A full run writes PAGECOST.md by default; a partial one only where -md says.
