@@ -544,8 +544,10 @@ func TestGetContext(t *testing.T) {
 	finished.Store(false)
 	p := jsFunc(`const t0 = performance.now();
 		return document.modelContext.readResource("state://quote").then((v) => ({value: JSON.stringify(v), settled: performance.now() - t0}));`).Invoke()
-	// The getter sleeps on a timer, which fires only once the JavaScript
-	// call has returned: finished already set means the call waited for it.
+	// The getter finishes 50 ms after it starts: finished already set when
+	// readResource returns means the call waited for the getter. (A Go
+	// timer does fire inside a synchronous call: a getter run in the call
+	// would sleep there, and set finished before the call returned.)
 	if finished.Load() {
 		t.Error("readResource returned only once GetContext had finished; want its Promise at once")
 	}
