@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"encoding/json"
+	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -332,5 +333,84 @@ func TestConnectFrameStartsTheModule(t *testing.T) {
 })()`, &got)
 	if len(got.Before) != 0 || len(got.After) != 1 || !strings.Contains(got.After[0], "connectFrame was called") {
 		t.Errorf("debug lines before connectFrame %q, after %q; want none, then one naming connectFrame", got.Before, got.After)
+	}
+}
+
+// A frame's own load event is no new document (CONTRACT.md §6.1: only a
+// navigation, a stop or removal ends its resources): a same-origin frame
+// connected while it loads, whose server answers before its images have
+// loaded, keeps its session through its load event, with no list change and
+// no error. The frame's image is held by the test's server until its
+// resources are listed.
+func TestConnectFrameKeepsItsSessionThroughLoad(t *testing.T) {
+	requireTestBuild(t)
+	requireMCPBundles(t)
+	release := make(chan struct{})
+	srv := browsertest.NewServer(func(mux *http.ServeMux) {
+		mux.HandleFunc("/held.png", func(w http.ResponseWriter, r *http.Request) {
+			select {
+			case <-release:
+			case <-r.Context().Done():
+			}
+			http.NotFound(w, r)
+		})
+	})
+	t.Cleanup(srv.Close)
+	released := false
+	defer func() {
+		if !released {
+			close(release)
+		}
+	}()
+	tab := browsertest.NewTab(t)
+	tab.Timeout = 60 * time.Second
+	tab.Navigate(srv.URL("/frame-parent.html?" + testBuild))
+	var listed []string
+	tab.Eval(`(async () => {
+  const mc = document.modelContext, FR = window.FR;
+  const iframe = document.createElement('iframe');
+  iframe.src = '/frame-child.html?mode=module&hold=1&parent=' + encodeURIComponent(location.origin);
+  window.frameLoaded = new Promise((resolve) => iframe.addEventListener('load', resolve, {once: true}));
+  document.body.appendChild(iframe);
+  mc.connectFrame(iframe, {origin: location.origin});
+  await FR.until(() => FR.uris().includes('child://count'), 'the frame listed');
+  window.eventsFrom = FR.events.length;
+  window.loadedYet = false;
+  window.frameLoaded.then(() => { window.loadedYet = true; });
+  await new Promise((r) => setTimeout(r, 0));
+  if (window.loadedYet) throw new Error('the frame loaded before its image was released');
+  return FR.uris();
+})()`, &listed)
+	close(release)
+	released = true
+	var got struct {
+		Events []any
+		Read   any
+		Errors []string
+	}
+	tab.Eval(`(async () => {
+  const mc = document.modelContext, FR = window.FR, H = window.H;
+  await window.frameLoaded;
+  // Past the load event's other listeners (connectFrame's is added after
+  // the test's), then a sentinel: a list change of the page's own.
+  await new Promise((r) => setTimeout(r, 0));
+  mc.registerResource({uri: 'page://sentinel', name: 'sentinel', get: () => 1});
+  await FR.until(() => FR.uris().includes('page://sentinel'), 'the sentinel listed');
+  const events = FR.events.slice(window.eventsFrom);
+  const upTo = events.findIndex((e) => e.list && e.list.includes('page://sentinel'));
+  return {events: events.slice(0, upTo), read: await mc.readResource('child://count').catch((e) => e.name + ': ' + e.message),
+    errors: H.mine('error').filter((l) => l.includes('connectFrame'))};
+})()`, &got)
+	if len(got.Events) != 0 {
+		t.Errorf("the frame's load event fired %v before the sentinel's list change; want nothing (listed before it: %v)", got.Events, listed)
+	}
+	if b, _ := json.Marshal(got.Read); string(b) != `{"n":0}` {
+		t.Errorf("read child://count after the load event: %s, want {\"n\":0}", b)
+	}
+	if len(got.Errors) != 0 {
+		t.Errorf("errors: %q", got.Errors)
+	}
+	if t.Failed() {
+		t.Log(tab.ConsoleText())
 	}
 }

@@ -76,6 +76,7 @@ let lastFrameRequest = 0;
  * @property {boolean} warnedCut a cut list was warned about (once per document)
  * @property {string} base the URL a frame's icon paths resolve against: the iframe's as the session started
  * @property {boolean} attached the iframe was in the document
+ * @property {Document | null} doc the frame's document as its session started, where the page can see it (same origin)
  * @property {(ev: MessageEvent) => void} onMessage
  * @property {() => void} onLoad
  * @property {MutationObserver | null} observer
@@ -94,9 +95,12 @@ export function frameConnect(handle) {
   const conn = {
     handle, iframe, origin: handle.origin, session: 0, phase: "waiting", subscribe: false, pending: new Map(), listing: false, relist: false,
     listTimer: 0, listedAt: -Infinity, listTook: 0, resources: new Map(), templates: new Map(), changes: new Map(), subscribed: new Set(), syncing: false, reads: new Map(), again: new Set(),
-    warned: new Set(), warnedInvalid: false, warnedCut: false, base: "", attached: iframe.isConnected,
+    warned: new Set(), warnedInvalid: false, warnedCut: false, base: "", attached: iframe.isConnected, doc: null,
     onMessage: (ev) => frameEvent(conn, ev),
     onLoad: () => {
+      // The load event of the document the session is with (its server
+      // answered before its images loaded) is no new document.
+      if (conn.doc !== null && conn.iframe.contentDocument === conn.doc) return;
       frameDrop(conn);
       conn.warned.clear();
       conn.warnedInvalid = false;
@@ -310,6 +314,7 @@ function frameRequest(conn, method, params, uri = "") {
  */
 async function frameInitialize(conn) {
   conn.phase = "initializing";
+  conn.doc = conn.iframe.contentDocument; // null for another origin's
   const session = conn.session;
   let res;
   try {
@@ -423,6 +428,7 @@ function frameDrop(conn) {
   if (conn.phase === "ended") return;
   conn.session++;
   conn.phase = "waiting";
+  conn.doc = null;
   conn.listing = false;
   conn.relist = false;
   clearTimeout(conn.listTimer);
