@@ -325,7 +325,7 @@ test:
 # help lists the targets a developer runs; the fast lane first.
 .PHONY: help
 help:
-	@echo "make test-host     the core on the host with -race, fuzzing, the doc checks (a minute or two): the fast lane"
+	@echo "make test-host     the core on the host with -race, the build tools, fuzzing, the doc checks (under a minute): the fast lane"
 	@echo "make check-loader  the loader's types and small pieces; make types: the .d.ts and every ts example"
 	@echo "make test-browser  the contract and MCP in headless Chromium against dist/ (the longest part;"
 	@echo "                   test-browser-1, -2 and -3 are its parts)"
@@ -335,7 +335,6 @@ help:
 	@echo "                   each part of make test alone"
 	@echo "make demo          the demo shop on http://$(ADDR)/"
 	@echo "make build size bench bench-agent pack edge fuzz devtools-screenshot"
-
 
 # test-node: the package in Node.js, as a page author's tooling meets it,
 # installed from the fresh tarball: node-import.mjs imports it, requires it
